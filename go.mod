@@ -1,0 +1,3 @@
+module github.com/tensor-go/tensor
+
+go 1.26
