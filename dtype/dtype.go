@@ -139,9 +139,9 @@ func (d DType) IsSigned() bool { return d.Kind() == KindSigned }
 // Bits is the width in bits of one element (for complex, of both parts).
 func (d DType) Bits() int { return 8 * d.Size() }
 
-// Parse returns the dtype with the given NumPy name. It also accepts the
-// short aliases "float", "int", "double" and "half" as NumPy does... except
-// that "float" means float32 and "int" int32, the library's defaults.
+// Parse returns the dtype with the given name ("float32", "bfloat16", ...).
+// It also accepts C-style aliases; unlike NumPy, "float" and "int" mean the
+// library's defaults float32 and int32.
 func Parse(name string) (DType, error) {
 	for _, d := range All {
 		if infos[d].name == name {

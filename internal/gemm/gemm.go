@@ -1,0 +1,100 @@
+// Package gemm multiplies strided matrices the way BLIS does: the operands
+// are copied ("packed") block by block into contiguous slivers sized for the
+// caches, and a small register-tiled micro-kernel, written in assembly for
+// each instruction set, computes one MR×NR tile of C at a time.
+//
+// The loops, the packing, the edge handling and the threading are Go; only
+// the micro-kernels (and a few streaming helpers) are assembly, and every
+// assembly routine has a Go twin that computes the same thing, selected with
+// the purego build tag or by flipping the dispatch variables in tests.
+package gemm
+
+import "runtime"
+
+// Matrix is a strided view of a matrix in a slice: element (i, j) is
+// Data[Off + i*RS + j*CS]. Strides are in elements and may be any value,
+// including 0 (broadcast) and negative (reversed views).
+type Matrix[T any] struct {
+	Data    []T
+	Off     int
+	RS, CS  int
+}
+
+// at returns element (i, j) of the view.
+func (x Matrix[T]) at(i, j int) T { return x.Data[x.Off+i*x.RS+j*x.CS] }
+
+// transpose returns the view of the transposed matrix; no data moves.
+func (x Matrix[T]) transpose() Matrix[T] { return Matrix[T]{x.Data, x.Off, x.CS, x.RS} }
+
+// shift returns the view whose element (0, 0) is element (i, j) of x.
+func (x Matrix[T]) shift(i, j int) Matrix[T] {
+	return Matrix[T]{x.Data, x.Off + i*x.RS + j*x.CS, x.RS, x.CS}
+}
+
+// Options tunes one multiplication.
+type Options struct {
+	// Threads is the number of goroutines to use; 0 means
+	// runtime.GOMAXPROCS(0). Small products stay on one goroutine anyway.
+	Threads int
+	// TF32 applies to float32 only: A and B elements are rounded to TF32
+	// (10 mantissa bits, round to nearest even, NaN and Inf kept) while
+	// packing; accumulation stays float32.
+	TF32 bool
+}
+
+// threads resolves Options.Threads to a positive goroutine count.
+func (o Options) threads() int {
+	if o.Threads > 0 {
+		return o.Threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Elem is the set of element types the real kernels handle.
+type Elem interface {
+	float32 | float64 | int32 | int64
+}
+
+// Mul computes C = A·B for an m×k A and a k×n B, overwriting the m×n C.
+//
+// C's old contents are never read: a NaN already in C never leaks, and k == 0
+// writes zeros. C may have any strides but must not overlap A or B. There is
+// no zero skipping, so NaN and Inf in A or B propagate (0·Inf = NaN), and
+// every sum starts at +0, so [-0]·[1] gives +0. Integer products and sums
+// wrap modulo 2^bits as in Go.
+//
+// The result does not depend on Options.Threads: work is split over M and N
+// only, never over K, so every element is summed in the same order.
+func Mul[T Elem](m, n, k int, a, b, c Matrix[T], opt Options) {
+	if m <= 0 || n <= 0 {
+		return
+	}
+	if k <= 0 {
+		fillZero(m, n, c)
+		return
+	}
+	if opt.TF32 {
+		if af, ok := any(a).(Matrix[float32]); ok {
+			bf := any(b).(Matrix[float32])
+			cf := any(c).(Matrix[float32])
+			mulF32(m, n, k, af, bf, cf, opt)
+			return
+		}
+	}
+	mul(kernelFor[T](), m, n, k, a, b, c, opt)
+}
+
+// mulF32 is Mul for float32 with TF32 rounding switched on.
+func mulF32(m, n, k int, a, b, c Matrix[float32], opt Options) {
+	mul(tf32Kernel(), m, n, k, a, b, c, opt)
+}
+
+// fillZero writes zeros to every element of the m×n view c.
+func fillZero[T any](m, n int, c Matrix[T]) {
+	var zero T
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			c.Data[c.Off+i*c.RS+j*c.CS] = zero
+		}
+	}
+}

@@ -1,0 +1,216 @@
+// Package tensor is a dense (and sparse) n-dimensional array library with
+// NumPy's and PyTorch's semantics for the multiplicative core: element-wise
+// multiply with broadcasting and type promotion, product reductions, and the
+// matrix product. The rules it follows are written in doc.go.
+package tensor
+
+import (
+	"unsafe"
+
+	"github.com/tensor-go/tensor/bfloat16"
+	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/shape"
+	"github.com/x448/float16"
+)
+
+// DType is the element type of a tensor; see package dtype.
+type DType = dtype.DType
+
+// The element types (semantics §1).
+const (
+	Bool       = dtype.Bool
+	Int8       = dtype.Int8
+	Int16      = dtype.Int16
+	Int32      = dtype.Int32
+	Int64      = dtype.Int64
+	Uint8      = dtype.Uint8
+	Uint16     = dtype.Uint16
+	Uint32     = dtype.Uint32
+	Uint64     = dtype.Uint64
+	Float16    = dtype.Float16
+	BFloat16   = dtype.BFloat16
+	Float32    = dtype.Float32
+	Float64    = dtype.Float64
+	Complex64  = dtype.Complex64
+	Complex128 = dtype.Complex128
+)
+
+// Device is the name of the only device: MegEngine's logical "any device",
+// which runs on the CPU.
+const Device = "xpux:0"
+
+// Element is the set of Go types that can be tensor elements. Go's int and
+// uint are stored as int64 and uint64 on 64-bit platforms (int32 and uint32
+// on 32-bit ones), so []int becomes an int64 tensor.
+type Element interface {
+	bool | int | int8 | int16 | int32 | int64 | uint | uint8 | uint16 | uint32 | uint64 |
+		float16.Float16 | bfloat16.BFloat16 | float32 | float64 | complex64 | complex128
+}
+
+// Tensor is an n-dimensional view of typed storage. Several tensors may
+// share storage: views (transpose, slice, broadcast, reshape) only change
+// the shape, the element strides and the offset.
+//
+// A Tensor is immutable in its metadata; only the into-forms of operations
+// write to its elements.
+type Tensor struct {
+	dtype   dtype.DType
+	shape   []int
+	strides []int // in elements; 0 for broadcast dimensions, negative for reversed views
+	offset  int   // element index of the first element within storage
+	storage unsafe.Pointer
+	n       int // number of elements in storage
+}
+
+// maxBytes bounds a single allocation, so that a bad shape fails with an
+// error instead of aborting the process when the runtime cannot satisfy it.
+const maxBytes = 1 << 40
+
+// alloc returns zeroed storage for n elements of dt. The memory is allocated
+// as 64-bit words so that every element type is naturally aligned.
+func alloc(dt dtype.DType, n int) (unsafe.Pointer, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	size := dt.Size()
+	if n > maxBytes/size {
+		return nil, opErr("alloc", ErrShape, "%d elements of %v exceed the %d-byte allocation limit", n, dt, maxBytes)
+	}
+	words := make([]uint64, (n*size+7)/8)
+	return unsafe.Pointer(unsafe.SliceData(words)), nil
+}
+
+// empty returns a new zero-filled contiguous tensor of the given dtype and
+// shape. The shape is copied. Callers in operations wrap the error with
+// their own name.
+func empty(dt dtype.DType, s []int) (*Tensor, error) {
+	n, err := shape.Size(s)
+	if err != nil {
+		return nil, err
+	}
+	p, err := alloc(dt, n)
+	if err != nil {
+		return nil, err
+	}
+	own := append([]int(nil), s...)
+	return &Tensor{dtype: dt, shape: own, strides: shape.ContiguousStrides(own), storage: p, n: n}, nil
+}
+
+// DType returns the element type.
+func (t *Tensor) DType() DType { return t.dtype }
+
+// Shape returns a copy of the dimensions.
+func (t *Tensor) Shape() []int { return append([]int{}, t.shape...) }
+
+// Strides returns a copy of the element strides (not bytes, unlike NumPy).
+func (t *Tensor) Strides() []int { return append([]int{}, t.strides...) }
+
+// NDim returns the number of dimensions (0 for a scalar tensor).
+func (t *Tensor) NDim() int { return len(t.shape) }
+
+// Size returns the number of elements.
+func (t *Tensor) Size() int { return shape.MustSize(t.shape) }
+
+// Device returns the device the tensor lives on; always "xpux:0".
+func (t *Tensor) Device() string { return Device }
+
+// IsContiguous reports whether the elements lie in row-major order with no
+// gaps, so that the tensor's elements are one contiguous run of storage.
+func (t *Tensor) IsContiguous() bool {
+	step := 1
+	for i := len(t.shape) - 1; i >= 0; i-- {
+		if t.shape[i] == 1 {
+			continue
+		}
+		if t.shape[i] == 0 {
+			return true
+		}
+		if t.strides[i] != step {
+			return false
+		}
+		step *= t.shape[i]
+	}
+	return true
+}
+
+// storageOf returns the whole storage of t as a slice of T. T must be the Go
+// type of t's dtype (or of the same size, for bit-level kernels).
+func storageOf[T any](t *Tensor) []T {
+	return unsafe.Slice((*T)(t.storage), t.n)
+}
+
+// contiguousData returns the elements of a contiguous t as a slice of T,
+// starting at its first element.
+func contiguousData[T any](t *Tensor) []T {
+	return storageOf[T](t)[t.offset : t.offset+t.Size()]
+}
+
+// dtypeOf returns the dtype that holds Go values of type T.
+func dtypeOf[T Element]() dtype.DType {
+	var zero T
+	switch any(zero).(type) {
+	case bool:
+		return dtype.Bool
+	case int:
+		if unsafe.Sizeof(zero) == 4 {
+			return dtype.Int32
+		}
+		return dtype.Int64
+	case uint:
+		if unsafe.Sizeof(zero) == 4 {
+			return dtype.Uint32
+		}
+		return dtype.Uint64
+	case int8:
+		return dtype.Int8
+	case int16:
+		return dtype.Int16
+	case int32:
+		return dtype.Int32
+	case int64:
+		return dtype.Int64
+	case uint8:
+		return dtype.Uint8
+	case uint16:
+		return dtype.Uint16
+	case uint32:
+		return dtype.Uint32
+	case uint64:
+		return dtype.Uint64
+	case float16.Float16:
+		return dtype.Float16
+	case bfloat16.BFloat16:
+		return dtype.BFloat16
+	case float32:
+		return dtype.Float32
+	case float64:
+		return dtype.Float64
+	case complex64:
+		return dtype.Complex64
+	case complex128:
+		return dtype.Complex128
+	}
+	panic("unreachable: Element covers every case")
+}
+
+// FromSlice returns a new tensor holding a copy of data with the given
+// shape; with no shape, a 1-D tensor of len(data). The dtype follows the Go
+// element type. It fails when the shape does not hold len(data) elements.
+func FromSlice[T Element](data []T, shape_ ...int) (*Tensor, error) {
+	if shape_ == nil {
+		shape_ = []int{len(data)}
+	}
+	n, err := shape.Size(shape_)
+	if err != nil {
+		return nil, wrapErr("from_slice", err)
+	}
+	if n != len(data) {
+		return nil, opErr("from_slice", ErrShape, "%d elements do not fill shape %s", len(data), shape.String(shape_))
+	}
+	t, err := empty(dtypeOf[T](), shape_)
+	if err != nil {
+		return nil, wrapErr("from_slice", err)
+	}
+	copy(storageOf[T](t), data)
+	return t, nil
+}
