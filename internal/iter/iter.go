@@ -1,0 +1,229 @@
+// Package iter is the library's one iteration engine. It walks several
+// strided operands of a common shape in lockstep and hands a kernel nothing
+// but 1-D runs, the way NumPy's iterator does:
+//
+//   - dimensions of size 1 are dropped (their strides never matter);
+//   - the remaining dimensions are ordered so that the innermost is the one
+//     that moves fastest in memory (by the first operand whose strides tell
+//     two dimensions apart; broadcast strides of 0 tell nothing);
+//   - adjacent dimensions that every operand walks as one are merged, so a
+//     contiguous tensor, whatever its shape, is a single run.
+//
+// Broadcast operands simply carry stride 0; a reduction is an operation
+// whose output operand has stride 0 along the reduced dimensions. Element-
+// wise operations, reductions, casts and copies all run on this engine.
+//
+// Strides here are in bytes, so operands of different dtypes mix freely.
+package iter
+
+import (
+	"unsafe"
+)
+
+// Kernel processes one 1-D run: n elements per operand, operand k starting
+// at ptrs[k] and advancing strides[k] bytes per element. Kernels must not
+// keep ptrs or strides after returning.
+type Kernel func(ptrs []unsafe.Pointer, strides []int, n int)
+
+// Plan is a simplified iteration over a shape for a fixed set of operands.
+type Plan struct {
+	shape   []int   // simplified dimensions, outermost first; never empty
+	strides [][]int // strides[k][d]: bytes operand k moves along dimension d
+	offsets []int   // byte offset of operand k's first element (non-zero in split plans)
+	empty   bool    // the shape has a zero-size dimension: nothing to do
+}
+
+// NewPlan simplifies the iteration of len(strides) operands over shape.
+// strides[k] holds operand k's byte strides, one per dimension of shape.
+func NewPlan(shape []int, strides ...[]int) *Plan {
+	p := &Plan{strides: make([][]int, len(strides)), offsets: make([]int, len(strides))}
+	dims := make([]int, 0, len(shape))
+	for d, n := range shape {
+		if n == 0 {
+			p.empty = true
+		}
+		if n != 1 {
+			dims = append(dims, d)
+		}
+	}
+	sortDims(dims, strides)
+	for _, d := range dims {
+		p.shape = append(p.shape, shape[d])
+	}
+	for k := range strides {
+		p.strides[k] = make([]int, len(dims))
+		for i, d := range dims {
+			p.strides[k][i] = strides[k][d]
+		}
+	}
+	p.merge()
+	if len(p.shape) == 0 { // a single element: one run of length 1
+		p.shape = []int{1}
+		for k := range p.strides {
+			p.strides[k] = []int{0}
+		}
+	}
+	return p
+}
+
+// sortDims orders dimension indices outermost first: a dimension goes
+// inside another when the first operand that distinguishes them moves less
+// in it. Insertion sort keeps the original order among ties, which matters
+// for operands that are all broadcast along both dimensions.
+func sortDims(dims []int, strides [][]int) {
+	for i := 1; i < len(dims); i++ {
+		for j := i; j > 0 && movesLess(dims[j-1], dims[j], strides); j-- {
+			dims[j-1], dims[j] = dims[j], dims[j-1]
+		}
+	}
+}
+
+// movesLess reports whether dimension a should be iterated inside
+// dimension b, that is after it in the outermost-first order.
+func movesLess(a, b int, strides [][]int) bool {
+	for _, st := range strides {
+		sa, sb := abs(st[a]), abs(st[b])
+		if sa == 0 || sb == 0 || sa == sb {
+			continue
+		}
+		return sa < sb
+	}
+	return false
+}
+
+// merge joins each dimension with the one inside it when every operand
+// steps over the inner dimension exactly into the next outer element.
+func (p *Plan) merge() {
+	for d := len(p.shape) - 2; d >= 0; d-- {
+		if !p.mergeable(d) {
+			continue
+		}
+		inner := p.shape[d+1]
+		p.shape[d] *= inner
+		p.shape = append(p.shape[:d+1], p.shape[d+2:]...)
+		for k, st := range p.strides {
+			st[d] = st[d+1]
+			p.strides[k] = append(st[:d+1], st[d+2:]...)
+		}
+	}
+}
+
+func (p *Plan) mergeable(d int) bool {
+	for _, st := range p.strides {
+		if st[d] != st[d+1]*p.shape[d+1] {
+			return false
+		}
+	}
+	return true
+}
+
+// Shape returns the simplified dimensions, outermost first.
+func (p *Plan) Shape() []int { return p.shape }
+
+// Strides returns operand k's byte strides along the simplified dimensions.
+func (p *Plan) Strides(k int) []int { return p.strides[k] }
+
+// Empty reports whether the iteration has no elements.
+func (p *Plan) Empty() bool { return p.empty }
+
+// Inner is the length of each 1-D run.
+func (p *Plan) Inner() int { return p.shape[len(p.shape)-1] }
+
+// Runs is the number of 1-D runs Run will make.
+func (p *Plan) Runs() int {
+	if p.empty {
+		return 0
+	}
+	n := 1
+	for _, d := range p.shape[:len(p.shape)-1] {
+		n *= d
+	}
+	return n
+}
+
+// Run calls kernel once per 1-D run. bases[k] points at the element of
+// operand k where the iteration starts (its element at index 0, ..., 0).
+func (p *Plan) Run(bases []unsafe.Pointer, kernel Kernel) {
+	p.RunRange(bases, 0, p.Runs(), kernel)
+}
+
+// RunRange calls kernel for the runs numbered [first, last) in Run's
+// order. Disjoint ranges may run concurrently when the operands they write
+// do not overlap.
+func (p *Plan) RunRange(bases []unsafe.Pointer, first, last int, kernel Kernel) {
+	if p.empty || first >= last {
+		return
+	}
+	nops := len(p.strides)
+	outer := len(p.shape) - 1
+	ptrs := make([]unsafe.Pointer, nops)
+	inner := make([]int, nops)
+	index := make([]int, outer)
+	// Position every operand at run number first.
+	rest := first
+	for d := outer - 1; d >= 0; d-- {
+		index[d] = rest % p.shape[d]
+		rest /= p.shape[d]
+	}
+	for k := range nops {
+		off := p.offsets[k]
+		for d := range outer {
+			off += index[d] * p.strides[k][d]
+		}
+		ptrs[k] = unsafe.Add(bases[k], off)
+		inner[k] = p.strides[k][outer]
+	}
+	n := p.shape[outer]
+	for run := first; ; {
+		kernel(ptrs, inner, n)
+		if run++; run == last {
+			return
+		}
+		// Advance the odometer: bump the innermost outer dimension and
+		// carry into the ones outside it.
+		for d := outer - 1; d >= 0; d-- {
+			index[d]++
+			for k := range nops {
+				ptrs[k] = unsafe.Add(ptrs[k], p.strides[k][d])
+			}
+			if index[d] < p.shape[d] {
+				break
+			}
+			for k := range nops {
+				ptrs[k] = unsafe.Add(ptrs[k], -index[d]*p.strides[k][d])
+			}
+			index[d] = 0
+		}
+	}
+}
+
+// SplitInner returns plans that together cover p, cutting its single run
+// into parts of at least minRun elements so that a one-run iteration (a
+// large contiguous array) can still be shared between goroutines. Plans
+// with more than one run are returned unchanged: split those with
+// RunRange instead.
+func (p *Plan) SplitInner(parts, minRun int) []*Plan {
+	if p.Runs() != 1 || parts < 2 || p.Inner() < 2*minRun {
+		return []*Plan{p}
+	}
+	n := p.Inner()
+	parts = min(parts, n/minRun)
+	out := make([]*Plan, 0, parts)
+	for i := range parts {
+		lo, hi := n*i/parts, n*(i+1)/parts
+		q := &Plan{shape: []int{hi - lo}, strides: make([][]int, len(p.strides)), offsets: make([]int, len(p.strides))}
+		for k, st := range p.strides {
+			q.strides[k] = []int{st[0]}
+			q.offsets[k] = p.offsets[k] + lo*st[0]
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
