@@ -15,9 +15,9 @@ import "runtime"
 // Data[Off + i*RS + j*CS]. Strides are in elements and may be any value,
 // including 0 (broadcast) and negative (reversed views).
 type Matrix[T any] struct {
-	Data    []T
-	Off     int
-	RS, CS  int
+	Data   []T
+	Off    int
+	RS, CS int
 }
 
 // at returns element (i, j) of the view.

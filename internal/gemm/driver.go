@@ -1,0 +1,163 @@
+package gemm
+
+import "sync"
+
+// job is one product C = A·B being computed by the blocked loops. The two
+// pack functions hide where the operands come from (a plain strided view of
+// T, or half-precision bits converted while packing).
+type job[T Elem] struct {
+	kern    *kernel[T]
+	m, n, k int
+	packA   func(ws *workspace[T], dst []T, i0, mc, p0, kc int)
+	packB   func(ws *workspace[T], dst []T, p0, kc, j0, nc int)
+	c       Matrix[T]
+}
+
+// newJob describes C = A·B for plain strided operands of type T.
+func newJob[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T]) *job[T] {
+	return &job[T]{
+		kern: kern, m: m, n: n, k: k, c: c,
+		packA: func(_ *workspace[T], dst []T, i0, mc, p0, kc int) {
+			packA(dst, a, i0, mc, p0, kc, kern.mr)
+		},
+		packB: func(_ *workspace[T], dst []T, p0, kc, j0, nc int) {
+			packB(dst, b, p0, kc, j0, nc, kern.nr)
+		},
+	}
+}
+
+// minFlopsPerThread is the work below which another goroutine costs more
+// (start-up, a second set of packed blocks) than it saves: about a 64³
+// product, a few microseconds of one core.
+const minFlopsPerThread = 64 * 64 * 64
+
+// mul runs the product on up to opt.threads() goroutines.
+func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
+	if c.CS != 1 && c.RS == 1 {
+		// Column-major C: compute Cᵀ = Bᵀ·Aᵀ instead, so the kernels can
+		// store whole rows of the (transposed) C directly. Each element is
+		// the same sum in the same order, so the result is identical.
+		m, n, a, b, c = n, m, b.transpose(), a.transpose(), c.transpose()
+	}
+	if special(m, n, k, a, b, c, opt) {
+		return
+	}
+	newJob(kern, m, n, k, a, b, c).parallel(opt.threads())
+}
+
+// parallel splits C into up to threads rectangles along its longer side (in
+// whole tiles) and computes them concurrently. K is never split, so the
+// result does not depend on the number of goroutines.
+func (j *job[T]) parallel(threads int) {
+	work := j.m * j.n * j.k
+	threads = max(1, min(threads, work/minFlopsPerThread))
+	if threads == 1 {
+		j.runPooled(0, j.m, 0, j.n)
+		return
+	}
+	var wg sync.WaitGroup
+	if j.n >= j.m {
+		step := roundUp(ceilDiv(j.n, threads), j.kern.nr)
+		for j0 := 0; j0 < j.n; j0 += step {
+			wg.Go(func() { j.runPooled(0, j.m, j0, min(j0+step, j.n)) })
+		}
+	} else {
+		step := roundUp(ceilDiv(j.m, threads), j.kern.mr)
+		for i0 := 0; i0 < j.m; i0 += step {
+			wg.Go(func() { j.runPooled(i0, min(i0+step, j.m), 0, j.n) })
+		}
+	}
+	wg.Wait()
+}
+
+// runPooled computes rows [i0, i1) and columns [j0, j1) of C with a pooled
+// workspace.
+func (j *job[T]) runPooled(i0, i1, j0, j1 int) {
+	ws := j.kern.pool.Get().(*workspace[T])
+	j.run(ws, i0, i1, j0, j1)
+	j.kern.pool.Put(ws)
+}
+
+// run is the BLIS loop nest over one rectangle of C: N in NC blocks, K in KC
+// blocks (packing a KC×NC panel of B), M in MC blocks (packing an MC×KC
+// block of A), then the macro-kernel over the tiles. The block lengths are
+// balanced (a 700-wide N with NC 640 becomes two 352-wide blocks rather than
+// 640 + 60) so that no block is a sliver that wastes a packing pass.
+func (j *job[T]) run(ws *workspace[T], i0, i1, j0, j1 int) {
+	kern := j.kern
+	kcb := balanced(j.k, kern.kc, 1)
+	ncb := balanced(j1-j0, kern.nc, kern.nr)
+	mcb := balanced(i1-i0, kern.mc, kern.mr)
+	for jc := j0; jc < j1; jc += ncb {
+		nc := min(ncb, j1-jc)
+		for pc := 0; pc < j.k; pc += kcb {
+			kc := min(kcb, j.k-pc)
+			bp := ws.b[:roundUp(nc, kern.nr)*kc]
+			j.packB(ws, bp, pc, kc, jc, nc)
+			if kern.round != nil {
+				kern.round(bp)
+			}
+			for ic := i0; ic < i1; ic += mcb {
+				mc := min(mcb, i1-ic)
+				ap := ws.a[:roundUp(mc, kern.mr)*kc]
+				j.packA(ws, ap, ic, mc, pc, kc)
+				if kern.round != nil {
+					kern.round(ap)
+				}
+				j.macro(ws, ap, bp, ic, mc, jc, nc, kc, pc > 0)
+			}
+		}
+	}
+}
+
+// macro runs the micro-kernel over every tile of the mc×nc block of C at
+// (ic, jc). Full tiles of a row-contiguous C are written in place; edge
+// tiles and other layouts go through the tile buffer and are merged in Go.
+func (j *job[T]) macro(ws *workspace[T], ap, bp []T, ic, mc, jc, nc, kc int, accumulate bool) {
+	kern, c := j.kern, j.c
+	mr, nr := kern.mr, kern.nr
+	for ir := 0; ir < mc; ir += mr {
+		a := &ap[ir*kc]
+		rows := min(mr, mc-ir)
+		for jr := 0; jr < nc; jr += nr {
+			b := &bp[jr*kc]
+			cols := min(nr, nc-jr)
+			if rows == mr && cols == nr && c.CS == 1 {
+				kern.micro(kc, a, b, &c.Data[c.Off+(ic+ir)*c.RS+jc+jr], c.RS, accumulate)
+				continue
+			}
+			kern.micro(kc, a, b, &ws.tile[0], nr, false)
+			mergeTile(c.shift(ic+ir, jc+jr), rows, cols, ws.tile, nr, accumulate)
+		}
+	}
+}
+
+// mergeTile stores (or, when accumulate, adds) the top-left rows×cols of a
+// tile buffer with row length nr into the view c.
+func mergeTile[T Elem](c Matrix[T], rows, cols int, tile []T, nr int, accumulate bool) {
+	for i := 0; i < rows; i++ {
+		t := tile[i*nr : i*nr+cols]
+		at := c.Off + i*c.RS
+		for _, v := range t {
+			if accumulate {
+				c.Data[at] += v
+			} else {
+				c.Data[at] = v
+			}
+			at += c.CS
+		}
+	}
+}
+
+// balanced returns the block length that splits n into the fewest blocks of
+// at most limit, made equal and rounded up to a multiple of unit.
+func balanced(n, limit, unit int) int {
+	if n <= 0 {
+		return unit
+	}
+	blocks := ceilDiv(n, limit)
+	return min(roundUp(ceilDiv(n, blocks), unit), max(limit, unit))
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+func roundUp(a, b int) int { return ceilDiv(a, b) * b }

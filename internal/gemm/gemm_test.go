@@ -1,0 +1,251 @@
+package gemm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// layout names a way of laying an r×c matrix out in memory.
+type layout int
+
+const (
+	rowMajor  layout = iota
+	colMajor         // a transposed view
+	stepped          // every other row and column of a bigger array
+	reversed         // negative strides: rows and columns read backwards
+	broadcast        // CS = 0: every column is the same
+	numLayouts
+)
+
+func (l layout) String() string {
+	return [...]string{"row", "col", "step", "rev", "bcast"}[l]
+}
+
+// view returns an r×c view with layout l over fresh data (with slack around
+// it) filled by gen.
+func view[T Elem](r, c int, l layout, gen func(n int) []T) Matrix[T] {
+	const slack = 3
+	switch l {
+	case colMajor:
+		return Matrix[T]{gen(r*c + 2*slack), slack, 1, max(r, 1)}
+	case stepped:
+		return Matrix[T]{gen(4*r*c + 2*slack), slack, 4 * max(c, 1), 2}
+	case reversed:
+		n := r*c + 2*slack
+		return Matrix[T]{gen(n), slack + r*c - 1, -max(c, 1), -1}
+	case broadcast:
+		return Matrix[T]{gen(r + 2*slack), slack, 1, 0}
+	}
+	return Matrix[T]{gen(r*c + 2*slack), slack, max(c, 1), 1}
+}
+
+// naive computes A·B with a triple loop: in T arithmetic (exact, wrapping)
+// for integers, in float64 for floats; bound is Σ|a||b| per element, the
+// scale of the rounding error a correct float32/float64 sum may have.
+func naive[T Elem](m, n, k int, a, b Matrix[T]) (want []T, ref, bound []float64) {
+	want = make([]T, m*n)
+	ref = make([]float64, m*n)
+	bound = make([]float64, m*n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			var s T
+			var f, e float64
+			for p := 0; p < k; p++ {
+				x, y := a.at(i, p), b.at(p, j)
+				s += x * y
+				f += toFloat(x) * toFloat(y)
+				e += math.Abs(toFloat(x) * toFloat(y))
+			}
+			want[i*n+j], ref[i*n+j], bound[i*n+j] = s, f, e
+		}
+	}
+	return want, ref, bound
+}
+
+// epsilon is the unit roundoff of T (0 for integers, which must be exact).
+func epsilon[T Elem]() float64 {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return 0x1p-24
+	case float64:
+		return 0x1p-53
+	}
+	return 0
+}
+
+// checkMul multiplies with Mul and compares against naive, with C laid out
+// as cl and prefilled with NaN (or a sentinel for integers) that must not
+// leak, and guard elements around C that must stay untouched.
+func checkMul[T Elem](t *testing.T, rng *rand.Rand, m, n, k int, al, bl, cl layout, opt Options) {
+	t.Helper()
+	gen := func(n int) []T { return fill[T](rng, n, false) }
+	a := view(m, k, al, gen)
+	b := view(k, n, bl, gen)
+	if cl == broadcast {
+		cl = stepped
+	}
+	c := view(m, n, cl, func(n int) []T {
+		s := make([]T, n)
+		for i := range s {
+			s[i] = fromFloat[T](math.NaN())
+		}
+		return s
+	})
+	before := append([]T(nil), c.Data...)
+	Mul(m, n, k, a, b, c, opt)
+	want, ref, bound := naive(m, n, k, a, b)
+	touched := make([]bool, len(c.Data))
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			at := c.Off + i*c.RS + j*c.CS
+			touched[at] = true
+			got := c.Data[at]
+			ok := got == want[i*n+j]
+			if isFloat[T]() {
+				tol := 2 * float64(k+1) * epsilon[T]() * bound[i*n+j]
+				ok = math.Abs(toFloat(got)-ref[i*n+j]) <= tol
+			}
+			if !ok {
+				t.Fatalf("%dx%dx%d A %v B %v C %v %+v: C[%d,%d] = %v, want %v", m, n, k, al, bl, cl, opt, i, j, got, ref[i*n+j])
+			}
+		}
+	}
+	for i, v := range c.Data {
+		if !touched[i] && !(v == before[i] || v != v && before[i] != before[i]) {
+			t.Fatalf("%dx%dx%d C %v: element %d outside C written", m, n, k, cl, i)
+		}
+	}
+}
+
+// forEachType runs f for every element type.
+func forEachType(t *testing.T, f func(t *testing.T, typ string)) {
+	for _, typ := range []string{"float32", "float64", "int32", "int64"} {
+		t.Run(typ, func(t *testing.T) { f(t, typ) })
+	}
+}
+
+func checkMulTyped(t *testing.T, typ string, rng *rand.Rand, m, n, k int, al, bl, cl layout, opt Options) {
+	switch typ {
+	case "float32":
+		checkMul[float32](t, rng, m, n, k, al, bl, cl, opt)
+	case "float64":
+		checkMul[float64](t, rng, m, n, k, al, bl, cl, opt)
+	case "int32":
+		checkMul[int32](t, rng, m, n, k, al, bl, cl, opt)
+	case "int64":
+		checkMul[int64](t, rng, m, n, k, al, bl, cl, opt)
+	}
+}
+
+// tileOf returns the tile shape of T's dispatched kernel.
+func tileOf(typ string) (mr, nr int) {
+	switch typ {
+	case "float32":
+		return kernelF32.mr, kernelF32.nr
+	case "float64":
+		return kernelF64.mr, kernelF64.nr
+	case "int32":
+		return kernelI32.mr, kernelI32.nr
+	}
+	return kernelI64.mr, kernelI64.nr
+}
+
+// TestMulSmallShapes covers every m, n, k from 0 to about three tiles + 1
+// (sampled randomly to stay quick) with random layouts of A, B and C.
+func TestMulSmallShapes(t *testing.T) {
+	forEachType(t, func(t *testing.T, typ string) {
+		rng := rand.New(rand.NewPCG(2, 3))
+		mr, nr := tileOf(typ)
+		trials := 400
+		if testing.Short() {
+			trials = 100
+		}
+		for range trials {
+			m := rng.IntN(3*mr + 2)
+			n := rng.IntN(3*nr + 2)
+			k := rng.IntN(3*8 + 2)
+			checkMulTyped(t, typ, rng, m, n, k, layout(rng.IntN(int(numLayouts))), layout(rng.IntN(int(numLayouts))), layout(rng.IntN(int(numLayouts))), Options{Threads: 1})
+		}
+	})
+}
+
+// TestMulLayouts runs a product spanning several blocks in every layout.
+func TestMulLayouts(t *testing.T) {
+	m, n, k := 300, 257, 513
+	if testing.Short() {
+		m, n, k = 70, 90, 400
+	}
+	forEachType(t, func(t *testing.T, typ string) {
+		rng := rand.New(rand.NewPCG(4, 5))
+		for l := range numLayouts {
+			t.Run(fmt.Sprint(l), func(t *testing.T) {
+				checkMulTyped(t, typ, rng, m, n, k, l, (l+1)%numLayouts, (l+2)%numLayouts, Options{Threads: 2})
+			})
+		}
+	})
+}
+
+func TestMulZeroK(t *testing.T) {
+	c := Matrix[float64]{[]float64{math.NaN(), math.NaN(), math.NaN(), math.NaN()}, 0, 2, 1}
+	Mul(2, 2, 0, Matrix[float64]{}, Matrix[float64]{}, c, Options{})
+	for i, v := range c.Data {
+		if v != 0 || math.Signbit(v) {
+			t.Fatalf("k=0: C[%d] = %v, want +0", i, v)
+		}
+	}
+}
+
+// TestMulSpecialValues checks NaN/Inf propagation without zero skipping and
+// that −0 products sum to +0.
+func TestMulSpecialValues(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, tc := range []struct {
+		a, b float64
+		want float64
+	}{
+		{0, math.Inf(1), math.NaN()},
+		{math.NaN(), 0, math.NaN()},
+		{negZero, 1, 0},
+		{math.Inf(1), 2, math.Inf(1)},
+	} {
+		for _, size := range []int{1, 5, 40} {
+			a := make([]float32, size*size)
+			b := make([]float32, size*size)
+			a[0], b[0] = float32(tc.a), float32(tc.b)
+			// Every other product in C[0,0] is 0·0 = +0 except the first.
+			c := make([]float32, size*size)
+			Mul(size, size, size, Matrix[float32]{a, 0, size, 1}, Matrix[float32]{b, 0, size, 1}, Matrix[float32]{c, 0, size, 1}, Options{})
+			got := float64(c[0])
+			if !(got == tc.want && math.Signbit(got) == math.Signbit(tc.want) || math.IsNaN(got) && math.IsNaN(tc.want)) {
+				t.Errorf("size %d: [%v]·[%v] = %v, want %v", size, tc.a, tc.b, got, tc.want)
+			}
+		}
+	}
+}
+
+// TestMulThreadsIdentical checks that splitting the work changes no bit.
+func TestMulThreadsIdentical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 7))
+	for _, sz := range [][3]int{{300, 200, 700}, {50, 900, 130}, {1000, 40, 64}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		gen := func(n int) []float32 { return fill[float32](rng, n, false) }
+		a, b := view(m, k, rowMajor, gen), view(k, n, colMajor, gen)
+		var first []float32
+		for _, th := range []int{1, 2, 3, 4} {
+			c := Matrix[float32]{make([]float32, m*n), 0, n, 1}
+			Mul(m, n, k, a, b, c, Options{Threads: th})
+			if first == nil {
+				first = c.Data
+				continue
+			}
+			for i := range first {
+				if math.Float32bits(first[i]) != math.Float32bits(c.Data[i]) {
+					t.Fatalf("%v threads=%d: element %d differs from 1 thread", sz, th, i)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package gemm
+
+import "sync"
+
+// microKernel computes one full mr×nr tile of C from a packed A sliver and a
+// packed B sliver (see packA and packB for their layouts):
+//
+//	for i := 0; i < mr; i++ {
+//		for j := 0; j < nr; j++ {
+//			var sum T // +0
+//			for p := 0; p < k; p++ {
+//				sum += a[p*mr+i] * b[p*nr+j]   // fused multiply-add in the float assembly
+//			}
+//			if accumulate {
+//				sum = c[i*ldc+j] + sum
+//			}
+//			c[i*ldc+j] = sum
+//		}
+//	}
+//
+// Contract shared by every implementation: the tile is always full (edges are
+// handled in Go by computing into a tile buffer); when accumulate is false C
+// is never read, so the first K block overwrites whatever C held and later K
+// blocks add to it; ldc is in elements and may be negative; k may be 0.
+type microKernel[T any] func(k int, a, b, c *T, ldc int, accumulate bool)
+
+// kernel is one micro-kernel together with the tile shape it computes and
+// the cache blocking that feeds it. The block sizes are data, chosen per
+// kernel from the cache sizes of the target (48 KiB L1d and 2 MiB L2 per
+// core, a large shared L3); the tables beside each kernel say why.
+type kernel[T Elem] struct {
+	name   string
+	mr, nr int // tile: mr rows of C (broadcast from A) by nr columns (vectors of B)
+	kc     int // K block: an mr×kc A sliver stays in L1 while B slivers stream past
+	mc     int // M block: the packed mc×kc A block stays in L2 beside the B panel
+	nc     int // N block: the packed kc×nc B panel fills about half of L2
+	micro  microKernel[T]
+	// round, when set, is applied to every packed block (TF32 rounding).
+	round func([]T)
+	pool  *sync.Pool // of *workspace[T] sized for this blocking
+}
+
+// workspace holds one goroutine's packing buffers.
+type workspace[T any] struct {
+	a, b, tile []T
+	half       []uint16 // staging for MulHalf: packed half bits before conversion
+}
+
+// newKernel fills in a kernel description and its buffer pool.
+func newKernel[T Elem](name string, mr, nr, kc, mc, nc int, micro microKernel[T]) *kernel[T] {
+	k := &kernel[T]{name: name, mr: mr, nr: nr, kc: kc, mc: mc, nc: nc, micro: micro}
+	k.pool = &sync.Pool{New: func() any {
+		return &workspace[T]{
+			a:    make([]T, mc*kc),
+			b:    make([]T, kc*nc),
+			tile: make([]T, mr*nr),
+		}
+	}}
+	return k
+}
+
+// Dispatch: the kernel each element type uses. The defaults below are the Go
+// twins; kernel_amd64.go replaces them with assembly according to cpufeat.
+// Tests flip these to compare implementations.
+var (
+	kernelF32 = goKernelF32
+	kernelF64 = goKernelF64
+	kernelI32 = goKernelI32
+	kernelI64 = goKernelI64
+)
+
+// The pure-Go kernels. Their blocking follows the same cache reasoning as the
+// assembly ones; the tile is smaller because Go keeps few values in registers.
+var (
+	goKernelF32 = newKernel("go-f32-4x16", 4, 16, 256, 128, 512, microGo[float32](4, 16))
+	goKernelF64 = newKernel("go-f64-4x8", 4, 8, 256, 128, 512, microGo[float64](4, 8))
+	goKernelI32 = newKernel("go-i32-4x16", 4, 16, 256, 128, 512, microGo[int32](4, 16))
+	goKernelI64 = newKernel("go-i64-4x8", 4, 8, 256, 128, 512, microGo[int64](4, 8))
+)
+
+// kernelFor returns the kernel dispatched for element type T.
+func kernelFor[T Elem]() *kernel[T] {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return any(kernelF32).(*kernel[T])
+	case float64:
+		return any(kernelF64).(*kernel[T])
+	case int32:
+		return any(kernelI32).(*kernel[T])
+	default:
+		return any(kernelI64).(*kernel[T])
+	}
+}
+
+// tf32Kernel is the float32 kernel with TF32 rounding of the packed operands.
+func tf32Kernel() *kernel[float32] {
+	k := *kernelF32
+	k.round = roundTF32Slice
+	return &k
+}

@@ -1,0 +1,40 @@
+//go:build !purego
+
+package gemm
+
+import "github.com/tensor-go/tensor/internal/cpufeat"
+
+// The AVX-512 micro-kernels (kernel_amd64.s). Each computes a full 12-row
+// tile as described by microKernel; its Go twin is microGo with the same
+// shape.
+
+//go:noescape
+func sgemm12x32AVX512(k int, a, b, c *float32, ldc int, accumulate bool)
+
+//go:noescape
+func dgemm12x16AVX512(k int, a, b, c *float64, ldc int, accumulate bool)
+
+//go:noescape
+func igemm12x32AVX512(k int, a, b, c *int32, ldc int, accumulate bool)
+
+// Blocking of the AVX-512 kernels (L1d 48 KiB, L2 2 MiB per core):
+//
+//	float32/int32 12×32: kc 384 keeps the 12×384×4 = 18 KiB A sliver in L1
+//	  with room for the B rows streaming through; nc 640 makes the
+//	  384×640×4 = 960 KiB B panel about half of L2; mc 144 adds a
+//	  144×384×4 = 216 KiB A block that also stays in L2.
+//	float64 12×16: kc 256 gives a 12×256×8 = 24 KiB A sliver; nc 480 a
+//	  256×480×8 = 960 KiB B panel; mc 96 a 192 KiB A block.
+var (
+	avx512KernelF32 = newKernel("avx512-f32-12x32", 12, 32, 384, 144, 640, sgemm12x32AVX512)
+	avx512KernelF64 = newKernel("avx512-f64-12x16", 12, 16, 256, 96, 480, dgemm12x16AVX512)
+	avx512KernelI32 = newKernel("avx512-i32-12x32", 12, 32, 384, 144, 640, igemm12x32AVX512)
+)
+
+func init() {
+	if cpufeat.AVX512 {
+		kernelF32 = avx512KernelF32
+		kernelF64 = avx512KernelF64
+		kernelI32 = avx512KernelI32
+	}
+}

@@ -1,0 +1,43 @@
+package gemm
+
+import "unsafe"
+
+// maxTile bounds mr*nr for every kernel so the Go twin can keep its
+// accumulators in a fixed-size array.
+const maxTile = 12 * 32
+
+// microGo returns the Go twin of an mr×nr micro-kernel; it computes exactly
+// the loop in the microKernel doc comment, summing in the same order as the
+// assembly (which differs only in fusing each multiply-add).
+func microGo[T Elem](mr, nr int) microKernel[T] {
+	if mr*nr > maxTile {
+		panic("gemm: tile too large for the Go twin")
+	}
+	return func(k int, a, b, c *T, ldc int, accumulate bool) {
+		ap := unsafe.Slice(a, k*mr)
+		bp := unsafe.Slice(b, k*nr)
+		var acc [maxTile]T
+		t := acc[:mr*nr]
+		for p := 0; p < k; p++ {
+			brow := bp[p*nr : p*nr+nr]
+			for i, av := range ap[p*mr : p*mr+mr] {
+				trow := t[i*nr : i*nr+nr]
+				for j, bv := range brow {
+					trow[j] += av * bv
+				}
+			}
+		}
+		size := int(unsafe.Sizeof(acc[0]))
+		for i := 0; i < mr; i++ {
+			row := unsafe.Slice((*T)(unsafe.Add(unsafe.Pointer(c), i*ldc*size)), nr)
+			trow := t[i*nr : i*nr+nr]
+			if accumulate {
+				for j := range row {
+					row[j] += trow[j]
+				}
+			} else {
+				copy(row, trow)
+			}
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package gemm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// kernelsUnderTest lists every dispatched kernel whose micro-kernel is not
+// itself the Go twin; on purego builds (or CPUs without AVX-512) it is empty
+// apart from the Go kernels, which are checked against a fresh twin anyway.
+func kernelsUnderTest() (f32 []*kernel[float32], f64 []*kernel[float64], i32 []*kernel[int32], i64 []*kernel[int64]) {
+	return allKernelsF32(), allKernelsF64(), allKernelsI32(), []*kernel[int64]{goKernelI64}
+}
+
+// special values sprinkled into kernel inputs: NaN, ±Inf, −0 must go through
+// the assembly exactly as through the twin.
+var specials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0}
+
+// fill returns n random elements; for floats about 1 in 16 is special when
+// withSpecials.
+func fill[T Elem](rng *rand.Rand, n int, withSpecials bool) []T {
+	s := make([]T, n)
+	for i := range s {
+		switch {
+		case isFloat[T]() && withSpecials && rng.IntN(16) == 0:
+			s[i] = fromFloat[T](specials[rng.IntN(len(specials))])
+		case isFloat[T]():
+			s[i] = fromFloat[T](rng.Float64()*2 - 1)
+		default:
+			// Large integers so products and sums wrap.
+			s[i] = T(int32(rng.Uint32()))
+			if rng.IntN(2) == 0 {
+				s[i] = T(rng.IntN(7) - 3)
+			}
+		}
+	}
+	return s
+}
+
+func isFloat[T Elem]() bool {
+	var z T
+	switch any(z).(type) {
+	case float32, float64:
+		return true
+	}
+	return false
+}
+
+// fromFloat converts through float64 so NaN and Inf survive for floats.
+func fromFloat[T Elem](x float64) T {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return any(float32(x)).(T)
+	case float64:
+		return any(x).(T)
+	}
+	return T(int64(x))
+}
+
+func toFloat[T Elem](x T) float64 { return float64(x) }
+
+// sameValue reports whether got matches want: exactly for integers, within
+// tol for floats, with NaN matching NaN and infinities matching exactly.
+func sameValue[T Elem](got, want T, tol float64) bool {
+	g, w := toFloat(got), toFloat(want)
+	if !isFloat[T]() {
+		return got == want
+	}
+	if math.IsNaN(w) || math.IsNaN(g) {
+		return math.IsNaN(w) && math.IsNaN(g)
+	}
+	if math.IsInf(w, 0) || math.IsInf(g, 0) {
+		return g == w
+	}
+	return math.Abs(g-w) <= tol
+}
+
+const guard = 8 // sentinel elements before and after every output
+
+func sentinel[T Elem]() T { return fromFloat[T](12345) }
+
+// checkKernel runs micro against its Go twin for every kc in 0..3 unrolls
+// plus a few random larger ones, both with and without accumulate, for a
+// positive and a negative row stride, with guard regions around C.
+func checkKernel[T Elem](t *testing.T, kern *kernel[T]) {
+	rng := rand.New(rand.NewPCG(1, uint64(kern.mr*100+kern.nr)))
+	mr, nr := kern.mr, kern.nr
+	twin := microGo[T](mr, nr)
+	ks := []int{}
+	for kc := 0; kc <= 3*4+1; kc++ {
+		ks = append(ks, kc)
+	}
+	ks = append(ks, 37, 100, 255)
+	for _, kc := range ks {
+		for _, accumulate := range []bool{false, true} {
+			for _, ldc := range []int{nr, nr + 3, -(nr + 5)} {
+				a := fill[T](rng, kc*mr, true)
+				b := fill[T](rng, kc*nr, true)
+				span := (mr-1)*abs(ldc) + nr
+				old := fill[T](rng, span, true)
+				want := kernelRun(twin, kc, a, b, old, ldc, mr, accumulate)
+				got := kernelRun(kern.micro, kc, a, b, old, ldc, mr, accumulate)
+				for i := range got {
+					if i < guard || i >= guard+span {
+						if got[i] != sentinel[T]() {
+							t.Fatalf("%s kc=%d ldc=%d: guard element %d overwritten", kern.name, kc, ldc, i)
+						}
+						continue
+					}
+					inTile := (i-guard)%abs(ldc) < nr
+					if !inTile {
+						if !sameValue(got[i], old[i-guard], 0) {
+							t.Fatalf("%s kc=%d ldc=%d: gap element %d changed", kern.name, kc, ldc, i)
+						}
+						continue
+					}
+					if !sameValue(got[i], want[i], 1e-4*float64(kc+1)) {
+						t.Fatalf("%s kc=%d ldc=%d acc=%v: element %d = %v, twin %v", kern.name, kc, ldc, accumulate, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// kernelRun runs one micro-kernel call on a copy of old surrounded by guards
+// and returns the whole buffer.
+func kernelRun[T Elem](micro microKernel[T], kc int, a, b, old []T, ldc, mr int, accumulate bool) []T {
+	buf := make([]T, len(old)+2*guard)
+	for i := range buf {
+		buf[i] = sentinel[T]()
+	}
+	copy(buf[guard:], old)
+	start := guard
+	if ldc < 0 {
+		start += (mr - 1) * -ldc
+	}
+	// Non-empty slivers even for kc = 0 so the pointers are valid.
+	a = append(a, 0)
+	b = append(b, 0)
+	micro(kc, &a[0], &b[0], &buf[start], ldc, accumulate)
+	return buf
+}
+
+func abs(x int) int { return max(x, -x) }
+
+func TestMicroKernels(t *testing.T) {
+	f32, f64, i32, i64 := kernelsUnderTest()
+	for _, k := range f32 {
+		checkKernel(t, k)
+	}
+	for _, k := range f64 {
+		checkKernel(t, k)
+	}
+	for _, k := range i32 {
+		checkKernel(t, k)
+	}
+	for _, k := range i64 {
+		checkKernel(t, k)
+	}
+}

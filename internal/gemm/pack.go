@@ -1,0 +1,84 @@
+package gemm
+
+// Packing copies a block of a strided operand into the contiguous sliver
+// layout the micro-kernels stream through. Reading any strides here is what
+// lets transposed, sliced, reversed and broadcast views be multiplied with no
+// extra copy; padding the last sliver with zeros is what lets the kernels
+// compute full tiles only.
+
+// packA copies rows [i0, i0+mc) and columns [p0, p0+kc) of a into dst as
+// ceil(mc/mr) slivers of mr rows each. Within a sliver the mr elements of
+// one column are adjacent, so the kernel reads A one column at a time:
+//
+//	dst[s*kc*mr + p*mr + r] = a(i0+s*mr+r, p0+p)   (0 past row i0+mc)
+func packA[T any](dst []T, a Matrix[T], i0, mc, p0, kc, mr int) {
+	for s := 0; s*mr < mc; s++ {
+		rows := min(mr, mc-s*mr)
+		d := dst[s*kc*mr : (s+1)*kc*mr]
+		base := a.Off + (i0+s*mr)*a.RS + p0*a.CS
+		if a.RS == 1 {
+			// Column-major (a transposed view): each column of the sliver is
+			// a contiguous run, so it is a plain copy.
+			for p := 0; p < kc; p++ {
+				at := base + p*a.CS
+				col := d[p*mr : p*mr+mr]
+				copy(col, a.Data[at:at+rows])
+				clear(col[rows:])
+			}
+			continue
+		}
+		for r := 0; r < rows; r++ {
+			at := base + r*a.RS
+			if a.CS == 1 {
+				for p, v := range a.Data[at : at+kc] {
+					d[p*mr+r] = v
+				}
+				continue
+			}
+			for p := 0; p < kc; p++ {
+				d[p*mr+r] = a.Data[at]
+				at += a.CS
+			}
+		}
+		if rows < mr {
+			for p := 0; p < kc; p++ {
+				clear(d[p*mr+rows : p*mr+mr])
+			}
+		}
+	}
+}
+
+// packB copies rows [p0, p0+kc) and columns [j0, j0+nc) of b into dst as
+// ceil(nc/nr) slivers of nr columns each. Within a sliver the nr elements of
+// one row are adjacent, so the kernel loads a row of B as whole vectors:
+//
+//	dst[s*kc*nr + p*nr + j] = b(p0+p, j0+s*nr+j)   (0 past column j0+nc)
+func packB[T any](dst []T, b Matrix[T], p0, kc, j0, nc, nr int) {
+	for s := 0; s*nr < nc; s++ {
+		cols := min(nr, nc-s*nr)
+		d := dst[s*kc*nr : (s+1)*kc*nr]
+		base := b.Off + p0*b.RS + (j0+s*nr)*b.CS
+		if b.CS == 1 {
+			// Row-major: each row of the sliver is a contiguous run.
+			for p := 0; p < kc; p++ {
+				at := base + p*b.RS
+				row := d[p*nr : p*nr+nr]
+				copy(row, b.Data[at:at+cols])
+				clear(row[cols:])
+			}
+			continue
+		}
+		for j := 0; j < cols; j++ {
+			at := base + j*b.CS
+			for p := 0; p < kc; p++ {
+				d[p*nr+j] = b.Data[at]
+				at += b.RS
+			}
+		}
+		if cols < nr {
+			for p := 0; p < kc; p++ {
+				clear(d[p*nr+cols : p*nr+nr])
+			}
+		}
+	}
+}
