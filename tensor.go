@@ -1,7 +1,3 @@
-// Package tensor is a dense (and sparse) n-dimensional array library with
-// NumPy's and PyTorch's semantics for the multiplicative core: element-wise
-// multiply with broadcasting and type promotion, product reductions, and the
-// matrix product. The rules it follows are written in doc.go.
 package tensor
 
 import (

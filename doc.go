@@ -1,0 +1,54 @@
+// Package tensor is an n-dimensional array library for Go with NumPy's and
+// PyTorch's semantics for the multiplicative core of numerical work:
+// element-wise multiply with broadcasting and type promotion ([Mul]),
+// product reductions over any axes ([Prod]), and the matrix product with
+// batched broadcasting, sparse operands and precision modes ([Matmul]).
+// It is pure Go plus Go assembly: no cgo, no build flags.
+//
+// # Tensors
+//
+// A [Tensor] is a view of typed storage: a dtype, a shape, element strides
+// and an offset. Transposes, slices, broadcasts and most reshapes are views
+// that share storage; operations accept any view, so a transposed or
+// stepped operand costs no copy. Fifteen dtypes are supported: bool, the
+// signed and unsigned integers of 8 to 64 bits, float16, bfloat16, float32,
+// float64, complex64 and complex128. The default dtypes are int32 and
+// float32 (as in MegEngine); tensors built from Go slices take the dtype of
+// the Go element type ([]int is int64, []float64 is float64).
+//
+// # Operands
+//
+// Binary operations take operands of type any: a *Tensor or a Go number
+// (bool, int, uint, sized integers, float32, float64, complex64,
+// complex128). Go numbers are "weak": Mul(x, 2) keeps x's int32 dtype, and
+// an integer that does not fit the tensor's dtype is an error rather than a
+// silent wrap. Two Go numbers give a 0-d tensor of the default dtype:
+// Mul(1.0, 4.0) is a float32 4.0.
+//
+// # Type promotion
+//
+// Tensor with tensor promotes by dtype alone, never by value (see
+// [dtype.Promote]): within a kind the wider type wins, integers never widen
+// a float (int64 with float32 is float32), float16 with bfloat16 is
+// float32, and uint64 with a signed integer is an error because no integer
+// dtype holds both.
+//
+// # Errors
+//
+// Bad input returns an error, never a panic: an [*OpError] whose message
+// names the operation and the offending shapes or values, and which
+// matches one of the sentinels [ErrShape], [ErrAxis], [ErrDType],
+// [ErrValue], [ErrIndex], [ErrLayout] or [ErrFormat] with errors.Is. [Must]
+// turns errors into panics for scripts and examples.
+//
+// # Printing
+//
+// A tensor prints as MegEngine prints it, the body being what NumPy's str
+// prints with precision 4 and suppress=True:
+//
+//	Tensor([[ 2  4  6]
+//	 [ 8 10 12]], dtype=int32, device=xpux:0)
+//
+// dtype= is left out for float32. The device is always xpux:0, the logical
+// "any device", which runs on the CPU.
+package tensor
