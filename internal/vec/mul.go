@@ -1,0 +1,121 @@
+package vec
+
+// mulKernels is one implementation of every multiply kernel. The exported
+// functions call through mulImpl, which init points at the fastest set the
+// processor supports; tests swap it to compare implementations.
+type mulKernels struct {
+	f32        binary[float32]
+	f64        binary[float64]
+	i8         binary[int8]
+	i16        binary[int16]
+	i32        binary[int32]
+	i64        binary[int64]
+	scalarF32  scalar[float32, float32]
+	scalarF64  scalar[float64, float64]
+	scalarI8   scalar[int8, int8]
+	scalarI16  scalar[int16, int16]
+	scalarI32  scalar[int32, int32]
+	scalarI64  scalar[int64, int64]
+	f32i32     func(dst, a []float32, b []int32)
+	f16, bf16  binary[uint16]
+	scalarF16  scalar[uint16, float32]
+	scalarBF16 scalar[uint16, float32]
+}
+
+// binary is a kernel dst[i] = a[i] * b[i].
+type binary[T any] func(dst, a, b []T)
+
+// scalar is a kernel dst[i] = a[i] * s.
+type scalar[T, S any] func(dst, a []T, s S)
+
+// MulF32 computes
+//
+//	for i := range dst { dst[i] = a[i] * b[i] }
+func MulF32(dst, a, b []float32) { mulImpl.f32(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulF64 computes
+//
+//	for i := range dst { dst[i] = a[i] * b[i] }
+func MulF64(dst, a, b []float64) { mulImpl.f64(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulI8 computes, wrapping (also serves uint8),
+//
+//	for i := range dst { dst[i] = a[i] * b[i] }
+func MulI8(dst, a, b []int8) { mulImpl.i8(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulI16 computes, wrapping (also serves uint16),
+//
+//	for i := range dst { dst[i] = a[i] * b[i] }
+func MulI16(dst, a, b []int16) { mulImpl.i16(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulI32 computes, wrapping (also serves uint32),
+//
+//	for i := range dst { dst[i] = a[i] * b[i] }
+func MulI32(dst, a, b []int32) { mulImpl.i32(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulI64 computes, wrapping (also serves uint64),
+//
+//	for i := range dst { dst[i] = a[i] * b[i] }
+func MulI64(dst, a, b []int64) { mulImpl.i64(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulScalarF32 computes
+//
+//	for i := range dst { dst[i] = a[i] * s }
+func MulScalarF32(dst, a []float32, s float32) {
+	mulImpl.scalarF32(dst, a[:len(dst)], s)
+}
+
+// MulScalarF64 computes
+//
+//	for i := range dst { dst[i] = a[i] * s }
+func MulScalarF64(dst, a []float64, s float64) {
+	mulImpl.scalarF64(dst, a[:len(dst)], s)
+}
+
+// MulScalarI8 computes, wrapping (also serves uint8),
+//
+//	for i := range dst { dst[i] = a[i] * s }
+func MulScalarI8(dst, a []int8, s int8) { mulImpl.scalarI8(dst, a[:len(dst)], s) }
+
+// MulScalarI16 computes, wrapping (also serves uint16),
+//
+//	for i := range dst { dst[i] = a[i] * s }
+func MulScalarI16(dst, a []int16, s int16) { mulImpl.scalarI16(dst, a[:len(dst)], s) }
+
+// MulScalarI32 computes, wrapping (also serves uint32),
+//
+//	for i := range dst { dst[i] = a[i] * s }
+func MulScalarI32(dst, a []int32, s int32) { mulImpl.scalarI32(dst, a[:len(dst)], s) }
+
+// MulScalarI64 computes, wrapping (also serves uint64),
+//
+//	for i := range dst { dst[i] = a[i] * s }
+func MulScalarI64(dst, a []int64, s int64) { mulImpl.scalarI64(dst, a[:len(dst)], s) }
+
+// MulF32I32 multiplies float32 by int32 promoted to float32 on the fly (the
+// conversion rounds to nearest even, as Go's does):
+//
+//	for i := range dst { dst[i] = a[i] * float32(b[i]) }
+func MulF32I32(dst, a []float32, b []int32) { mulImpl.f32i32(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulF16 multiplies IEEE binary16 bit patterns, rounding each product once:
+//
+//	for i := range dst { dst[i] = f32ToF16(f16ToF32(a[i]) * f16ToF32(b[i])) }
+func MulF16(dst, a, b []uint16) { mulImpl.f16(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulBF16 multiplies bfloat16 bit patterns, rounding each product once:
+//
+//	for i := range dst { dst[i] = f32ToBF16(bf16ToF32(a[i]) * bf16ToF32(b[i])) }
+func MulBF16(dst, a, b []uint16) { mulImpl.bf16(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulScalarF16 multiplies binary16 bit patterns by s, the float32 value of
+// a binary16 scalar (so each product is exact before its one rounding):
+//
+//	for i := range dst { dst[i] = f32ToF16(f16ToF32(a[i]) * s) }
+func MulScalarF16(dst, a []uint16, s float32) { mulImpl.scalarF16(dst, a[:len(dst)], s) }
+
+// MulScalarBF16 multiplies bfloat16 bit patterns by s, the float32 value of
+// a bfloat16 scalar:
+//
+//	for i := range dst { dst[i] = f32ToBF16(bf16ToF32(a[i]) * s) }
+func MulScalarBF16(dst, a []uint16, s float32) { mulImpl.scalarBF16(dst, a[:len(dst)], s) }

@@ -1,0 +1,171 @@
+//go:build !purego
+
+package vec
+
+import "github.com/tensor-go/tensor/internal/cpufeat"
+
+// The AVX-512 kernels handle any length (their last vector is masked).
+// The AVX2 kernels stop at the last full vector; tailed finishes in Go.
+
+//go:noescape
+func mulF32AVX512(dst, a, b []float32)
+
+//go:noescape
+func mulF64AVX512(dst, a, b []float64)
+
+//go:noescape
+func mulI8AVX512(dst, a, b []int8)
+
+//go:noescape
+func mulI16AVX512(dst, a, b []int16)
+
+//go:noescape
+func mulI32AVX512(dst, a, b []int32)
+
+//go:noescape
+func mulI64AVX512(dst, a, b []int64)
+
+//go:noescape
+func mulScalarF32AVX512(dst, a []float32, s float32)
+
+//go:noescape
+func mulScalarF64AVX512(dst, a []float64, s float64)
+
+//go:noescape
+func mulScalarI8AVX512(dst, a []int8, s int8)
+
+//go:noescape
+func mulScalarI16AVX512(dst, a []int16, s int16)
+
+//go:noescape
+func mulScalarI32AVX512(dst, a []int32, s int32)
+
+//go:noescape
+func mulScalarI64AVX512(dst, a []int64, s int64)
+
+//go:noescape
+func mulF32I32AVX512(dst, a []float32, b []int32)
+
+//go:noescape
+func mulF16AVX512(dst, a, b []uint16)
+
+//go:noescape
+func mulBF16AVX512(dst, a, b []uint16)
+
+//go:noescape
+func mulScalarF16AVX512(dst, a []uint16, s float32)
+
+//go:noescape
+func mulScalarBF16AVX512(dst, a []uint16, s float32)
+
+//go:noescape
+func mulF32AVX2(dst, a, b []float32)
+
+//go:noescape
+func mulF64AVX2(dst, a, b []float64)
+
+//go:noescape
+func mulI8AVX2(dst, a, b []int8)
+
+//go:noescape
+func mulI16AVX2(dst, a, b []int16)
+
+//go:noescape
+func mulI32AVX2(dst, a, b []int32)
+
+//go:noescape
+func mulScalarF32AVX2(dst, a []float32, s float32)
+
+//go:noescape
+func mulScalarF64AVX2(dst, a []float64, s float64)
+
+//go:noescape
+func mulScalarI8AVX2(dst, a []int8, s int8)
+
+//go:noescape
+func mulScalarI16AVX2(dst, a []int16, s int16)
+
+//go:noescape
+func mulScalarI32AVX2(dst, a []int32, s int32)
+
+//go:noescape
+func mulF32I32AVX2(dst, a []float32, b []int32)
+
+//go:noescape
+func mulF16AVX2(dst, a, b []uint16)
+
+//go:noescape
+func mulBF16AVX2(dst, a, b []uint16)
+
+//go:noescape
+func mulScalarF16AVX2(dst, a []uint16, s float32)
+
+//go:noescape
+func mulScalarBF16AVX2(dst, a []uint16, s float32)
+
+var mulAVX512 = mulKernels{
+	f32: mulF32AVX512, f64: mulF64AVX512,
+	i8: mulI8AVX512, i16: mulI16AVX512, i32: mulI32AVX512, i64: mulI64AVX512,
+	scalarF32: mulScalarF32AVX512, scalarF64: mulScalarF64AVX512,
+	scalarI8: mulScalarI8AVX512, scalarI16: mulScalarI16AVX512,
+	scalarI32: mulScalarI32AVX512, scalarI64: mulScalarI64AVX512,
+	f32i32: mulF32I32AVX512,
+	f16:    mulF16AVX512, bf16: mulBF16AVX512,
+	scalarF16: mulScalarF16AVX512, scalarBF16: mulScalarBF16AVX512,
+}
+
+// mulAVX2 has no int64 kernels: AVX2 has no 64-bit multiply, and emulating
+// one from 32-bit halves is no faster than scalar IMUL at memory speed.
+var mulAVX2 = mulKernels{
+	f32: tailed(8, mulF32AVX2, mulNumbers[float32]),
+	f64: tailed(4, mulF64AVX2, mulNumbers[float64]),
+	i8:  tailed(32, mulI8AVX2, mulNumbers[int8]),
+	i16: tailed(16, mulI16AVX2, mulNumbers[int16]),
+	i32: tailed(8, mulI32AVX2, mulNumbers[int32]),
+	i64: mulNumbers[int64],
+
+	scalarF32: tailedScalar(8, mulScalarF32AVX2, mulScalarNumbers[float32]),
+	scalarF64: tailedScalar(4, mulScalarF64AVX2, mulScalarNumbers[float64]),
+	scalarI8:  tailedScalar(32, mulScalarI8AVX2, mulScalarNumbers[int8]),
+	scalarI16: tailedScalar(16, mulScalarI16AVX2, mulScalarNumbers[int16]),
+	scalarI32: tailedScalar(8, mulScalarI32AVX2, mulScalarNumbers[int32]),
+	scalarI64: mulScalarNumbers[int64],
+
+	f32i32:     tailed(8, mulF32I32AVX2, mulF32I32Go),
+	f16:        tailed(8, mulF16AVX2, mulF16Go),
+	bf16:       tailed(8, mulBF16AVX2, mulBF16Go),
+	scalarF16:  tailedScalar(8, mulScalarF16AVX2, mulScalarF16Go),
+	scalarBF16: tailedScalar(8, mulScalarBF16AVX2, mulScalarBF16Go),
+}
+
+// tailed runs body on the longest prefix that is a multiple of w elements
+// (a power of two) and tail on the rest.
+func tailed[D, A, B any](w int, body, tail func(dst []D, a []A, b []B)) func(dst []D, a []A, b []B) {
+	return func(dst []D, a []A, b []B) {
+		n := len(dst) &^ (w - 1)
+		body(dst[:n], a[:n], b[:n])
+		tail(dst[n:], a[n:], b[n:])
+	}
+}
+
+// tailedScalar is tailed for the scalar kernels.
+func tailedScalar[D, S any](w int, body, tail func(dst, a []D, s S)) func(dst, a []D, s S) {
+	return func(dst, a []D, s S) {
+		n := len(dst) &^ (w - 1)
+		body(dst[:n], a[:n], s)
+		tail(dst[n:], a[n:], s)
+	}
+}
+
+func init() {
+	// The AVX2 set needs F16C too, which every AVX2 processor has; checking
+	// keeps a virtual machine that hides it on the Go twins.
+	if cpufeat.AVX2FMA && cpufeat.F16C {
+		mulAccelerated = append([]mulVariant{{"avx2", mulAVX2}}, mulAccelerated...)
+		mulImpl = mulAVX2
+	}
+	if cpufeat.AVX512 && cpufeat.F16C {
+		mulAccelerated = append([]mulVariant{{"avx512", mulAVX512}}, mulAccelerated...)
+		mulImpl = mulAVX512
+	}
+}

@@ -1,0 +1,441 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Multiply kernels. Every kernel loads its pointers and element count into
+// DI (dst), SI (a), DX (b) and CX (n), then expands a loop skeleton around a
+// per-vector STEP macro: STEP(i) handles vector i past the current pointers.
+// The AVX-512 kernels finish with one masked vector (K1 holds the low n bits),
+// so they handle every length; the AVX2 kernels stop at the last full vector
+// and leave the rest to the Go twin.
+
+// LOOP512 runs STEP four vectors at a time, then one at a time, then MSTEP
+// once with K1 masking the remaining lanes. L is lanes per vector; DB, AB and
+// BB are the bytes per vector of dst, a and b.
+#define LOOP512(STEP, MSTEP, L, DB, AB, BB) \
+	CMPQ  CX, $(4*L); \
+	JB    one; \
+four: \
+	STEP(0); \
+	STEP(1); \
+	STEP(2); \
+	STEP(3); \
+	ADDQ  $(4*DB), DI; \
+	ADDQ  $(4*AB), SI; \
+	ADDQ  $(4*BB), DX; \
+	SUBQ  $(4*L), CX; \
+	CMPQ  CX, $(4*L); \
+	JAE   four; \
+one: \
+	CMPQ  CX, $L; \
+	JB    tail; \
+	STEP(0); \
+	ADDQ  $DB, DI; \
+	ADDQ  $AB, SI; \
+	ADDQ  $BB, DX; \
+	SUBQ  $L, CX; \
+	JMP   one; \
+tail: \
+	TESTQ CX, CX; \
+	JZ    done; \
+	MOVQ  $1, AX; \
+	SHLQ  CX, AX; \
+	DECQ  AX; \
+	KMOVQ AX, K1; \
+	MSTEP; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// LOOP256 runs STEP four vectors at a time, then one at a time, and leaves
+// fewer than L elements undone.
+#define LOOP256(STEP, L, DB, AB, BB) \
+	CMPQ CX, $(4*L); \
+	JB   one; \
+four: \
+	STEP(0); \
+	STEP(1); \
+	STEP(2); \
+	STEP(3); \
+	ADDQ $(4*DB), DI; \
+	ADDQ $(4*AB), SI; \
+	ADDQ $(4*BB), DX; \
+	SUBQ $(4*L), CX; \
+	CMPQ CX, $(4*L); \
+	JAE  four; \
+one: \
+	CMPQ CX, $L; \
+	JB   done; \
+	STEP(0); \
+	ADDQ $DB, DI; \
+	ADDQ $AB, SI; \
+	ADDQ $BB, DX; \
+	SUBQ $L, CX; \
+	JMP  one; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// BINARY and SCALAR load the arguments of func(dst, a, b []T) and
+// func(dst, a []T, s S); the scalar kernels broadcast s themselves.
+#define BINARY \
+	MOVQ dst_base+0(FP), DI; \
+	MOVQ dst_len+8(FP), CX; \
+	MOVQ a_base+24(FP), SI; \
+	MOVQ b_base+48(FP), DX
+
+#define SCALAR \
+	MOVQ dst_base+0(FP), DI; \
+	MOVQ dst_len+8(FP), CX; \
+	MOVQ a_base+24(FP), SI
+
+// ---- AVX-512: same-type products, one instruction per vector ----
+
+// Z7 holds the broadcast scalar in the scalar kernels.
+#define F32V(i) VMOVUPS (i*64)(SI), Z0; VMULPS (i*64)(DX), Z0, Z0; VMOVUPS Z0, (i*64)(DI)
+#define F32M VMOVUPS.Z (SI), K1, Z0; VMULPS.Z (DX), Z0, K1, Z0; VMOVUPS Z0, K1, (DI)
+#define F32S(i) VMULPS (i*64)(SI), Z7, Z0; VMOVUPS Z0, (i*64)(DI)
+#define F32SM VMULPS.Z (SI), Z7, K1, Z0; VMOVUPS Z0, K1, (DI)
+
+#define F64V(i) VMOVUPD (i*64)(SI), Z0; VMULPD (i*64)(DX), Z0, Z0; VMOVUPD Z0, (i*64)(DI)
+#define F64M VMOVUPD.Z (SI), K1, Z0; VMULPD.Z (DX), Z0, K1, Z0; VMOVUPD Z0, K1, (DI)
+#define F64S(i) VMULPD (i*64)(SI), Z7, Z0; VMOVUPD Z0, (i*64)(DI)
+#define F64SM VMULPD.Z (SI), Z7, K1, Z0; VMOVUPD Z0, K1, (DI)
+
+#define I16V(i) VMOVDQU16 (i*64)(SI), Z0; VPMULLW (i*64)(DX), Z0, Z0; VMOVDQU16 Z0, (i*64)(DI)
+#define I16M VMOVDQU16.Z (SI), K1, Z0; VMOVDQU16.Z (DX), K1, Z1; VPMULLW Z1, Z0, Z0; VMOVDQU16 Z0, K1, (DI)
+#define I16S(i) VPMULLW (i*64)(SI), Z7, Z0; VMOVDQU16 Z0, (i*64)(DI)
+#define I16SM VMOVDQU16.Z (SI), K1, Z0; VPMULLW Z7, Z0, Z0; VMOVDQU16 Z0, K1, (DI)
+
+#define I32V(i) VMOVDQU32 (i*64)(SI), Z0; VPMULLD (i*64)(DX), Z0, Z0; VMOVDQU32 Z0, (i*64)(DI)
+#define I32M VMOVDQU32.Z (SI), K1, Z0; VPMULLD.Z (DX), Z0, K1, Z0; VMOVDQU32 Z0, K1, (DI)
+#define I32S(i) VPMULLD (i*64)(SI), Z7, Z0; VMOVDQU32 Z0, (i*64)(DI)
+#define I32SM VPMULLD.Z (SI), Z7, K1, Z0; VMOVDQU32 Z0, K1, (DI)
+
+#define I64V(i) VMOVDQU64 (i*64)(SI), Z0; VPMULLQ (i*64)(DX), Z0, Z0; VMOVDQU64 Z0, (i*64)(DI)
+#define I64M VMOVDQU64.Z (SI), K1, Z0; VPMULLQ.Z (DX), Z0, K1, Z0; VMOVDQU64 Z0, K1, (DI)
+#define I64S(i) VPMULLQ (i*64)(SI), Z7, Z0; VMOVDQU64 Z0, (i*64)(DI)
+#define I64SM VPMULLQ.Z (SI), Z7, K1, Z0; VMOVDQU64 Z0, K1, (DI)
+
+// func mulF32AVX512(dst, a, b []float32)
+TEXT ·mulF32AVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(F32V, F32M, 16, 64, 64, 64)
+
+// func mulScalarF32AVX512(dst, a []float32, s float32)
+TEXT ·mulScalarF32AVX512(SB), NOSPLIT, $0-52
+	SCALAR
+	VBROADCASTSS s+48(FP), Z7
+	LOOP512(F32S, F32SM, 16, 64, 64, 0)
+
+// func mulF64AVX512(dst, a, b []float64)
+TEXT ·mulF64AVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(F64V, F64M, 8, 64, 64, 64)
+
+// func mulScalarF64AVX512(dst, a []float64, s float64)
+TEXT ·mulScalarF64AVX512(SB), NOSPLIT, $0-56
+	SCALAR
+	VBROADCASTSD s+48(FP), Z7
+	LOOP512(F64S, F64SM, 8, 64, 64, 0)
+
+// func mulI16AVX512(dst, a, b []int16)
+TEXT ·mulI16AVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(I16V, I16M, 32, 64, 64, 64)
+
+// func mulScalarI16AVX512(dst, a []int16, s int16)
+TEXT ·mulScalarI16AVX512(SB), NOSPLIT, $0-50
+	SCALAR
+	VPBROADCASTW s+48(FP), Z7
+	LOOP512(I16S, I16SM, 32, 64, 64, 0)
+
+// func mulI32AVX512(dst, a, b []int32)
+TEXT ·mulI32AVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(I32V, I32M, 16, 64, 64, 64)
+
+// func mulScalarI32AVX512(dst, a []int32, s int32)
+TEXT ·mulScalarI32AVX512(SB), NOSPLIT, $0-52
+	SCALAR
+	MOVL         s+48(FP), AX
+	VPBROADCASTD AX, Z7
+	LOOP512(I32S, I32SM, 16, 64, 64, 0)
+
+// func mulI64AVX512(dst, a, b []int64)
+TEXT ·mulI64AVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(I64V, I64M, 8, 64, 64, 64)
+
+// func mulScalarI64AVX512(dst, a []int64, s int64)
+TEXT ·mulScalarI64AVX512(SB), NOSPLIT, $0-56
+	SCALAR
+	VPBROADCASTQ s+48(FP), Z7
+	LOOP512(I64S, I64SM, 8, 64, 64, 0)
+
+// ---- AVX-512: int8, which has no byte multiply ----
+
+// I8MUL512 multiplies the bytes of Z0 by those of b (its odd bytes alone,
+// kept in place, in bodd) into Z0. A word multiply leaves the even byte's
+// product in its low byte; shifting a's odd byte down and multiplying by
+// b's odd byte kept high leaves the odd product in the high byte. Z8 holds
+// 0x00ff and Z9 0xff00 in every word.
+#define I8MUL512(b, bodd) \
+	VPMULLW b, Z0, Z2; \
+	VPSRLW  $8, Z0, Z3; \
+	VPMULLW bodd, Z3, Z3; \
+	VPANDQ  Z8, Z2, Z2; \
+	VPORQ   Z3, Z2, Z0
+
+#define I8V(i) VMOVDQU8 (i*64)(SI), Z0; VMOVDQU8 (i*64)(DX), Z1; VPANDQ Z9, Z1, Z4; I8MUL512(Z1, Z4); VMOVDQU8 Z0, (i*64)(DI)
+#define I8M VMOVDQU8.Z (SI), K1, Z0; VMOVDQU8.Z (DX), K1, Z1; VPANDQ Z9, Z1, Z4; I8MUL512(Z1, Z4); VMOVDQU8 Z0, K1, (DI)
+#define I8S(i) VMOVDQU8 (i*64)(SI), Z0; I8MUL512(Z7, Z6); VMOVDQU8 Z0, (i*64)(DI)
+#define I8SM VMOVDQU8.Z (SI), K1, Z0; I8MUL512(Z7, Z6); VMOVDQU8 Z0, K1, (DI)
+
+#define BYTEMASKS512 \
+	MOVL         $0x00ff00ff, AX; \
+	VPBROADCASTD AX, Z8; \
+	MOVL         $0xff00ff00, AX; \
+	VPBROADCASTD AX, Z9
+
+// func mulI8AVX512(dst, a, b []int8)
+TEXT ·mulI8AVX512(SB), NOSPLIT, $0-72
+	BINARY
+	BYTEMASKS512
+	LOOP512(I8V, I8M, 64, 64, 64, 64)
+
+// func mulScalarI8AVX512(dst, a []int8, s int8)
+TEXT ·mulScalarI8AVX512(SB), NOSPLIT, $0-49
+	SCALAR
+	BYTEMASKS512
+	VPBROADCASTB s+48(FP), Z7
+	VPANDQ       Z9, Z7, Z6
+	LOOP512(I8S, I8SM, 64, 64, 64, 0)
+
+// ---- AVX-512: conversions around a float32 multiply ----
+
+#define F32I32V(i) VCVTDQ2PS (i*64)(DX), Z1; VMULPS (i*64)(SI), Z1, Z0; VMOVUPS Z0, (i*64)(DI)
+#define F32I32M VCVTDQ2PS.Z (DX), K1, Z1; VMULPS.Z (SI), Z1, K1, Z0; VMOVUPS Z0, K1, (DI)
+
+// func mulF32I32AVX512(dst, a []float32, b []int32)
+TEXT ·mulF32I32AVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(F32I32V, F32I32M, 16, 64, 64, 64)
+
+// Sixteen halves (32 bytes) widen to one zmm of float32. VCVTPS2PH with
+// immediate 0 rounds to nearest even whatever MXCSR says.
+#define F16V(i) VCVTPH2PS (i*32)(SI), Z0; VCVTPH2PS (i*32)(DX), Z1; VMULPS Z1, Z0, Z0; VCVTPS2PH $0, Z0, (i*32)(DI)
+#define F16M VCVTPH2PS.Z (SI), K1, Z0; VCVTPH2PS.Z (DX), K1, Z1; VMULPS Z1, Z0, Z0; VCVTPS2PH $0, Z0, K1, (DI)
+#define F16S(i) VCVTPH2PS (i*32)(SI), Z0; VMULPS Z7, Z0, Z0; VCVTPS2PH $0, Z0, (i*32)(DI)
+#define F16SM VCVTPH2PS.Z (SI), K1, Z0; VMULPS Z7, Z0, Z0; VCVTPS2PH $0, Z0, K1, (DI)
+
+// func mulF16AVX512(dst, a, b []uint16)
+TEXT ·mulF16AVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(F16V, F16M, 16, 32, 32, 32)
+
+// func mulScalarF16AVX512(dst, a []uint16, s float32)
+TEXT ·mulScalarF16AVX512(SB), NOSPLIT, $0-52
+	SCALAR
+	VBROADCASTSS s+48(FP), Z7
+	LOOP512(F16S, F16SM, 16, 32, 32, 0)
+
+// BF16ROUND512 rounds the float32 lanes of Z0 to bfloat16 in the low half
+// of each lane, as f32ToBF16 does: add 0x7fff plus the lowest kept bit and
+// shift, except NaN lanes (K2), which keep their upper half with the quiet
+// bit set. Z28 holds 0x7fff, Z29 1 and Z30 0x40 in every lane.
+#define BF16ROUND512 \
+	VCMPPS  $3, Z0, Z0, K2; \
+	VPSRLD  $16, Z0, Z2; \
+	VPANDD  Z29, Z2, Z3; \
+	VPADDD  Z28, Z0, Z0; \
+	VPADDD  Z3, Z0, Z0; \
+	VPSRLD  $16, Z0, Z0; \
+	VPORD   Z30, Z2, K2, Z0
+
+#define BF16CONST512 \
+	MOVL         $0x7fff, AX; \
+	VPBROADCASTD AX, Z28; \
+	MOVL         $1, AX; \
+	VPBROADCASTD AX, Z29; \
+	MOVL         $0x40, AX; \
+	VPBROADCASTD AX, Z30
+
+// bfloat16 is the upper half of float32: zero-extend and shift up to widen.
+#define BF16LD512(m, z) VPMOVZXWD m, z; VPSLLD $16, z, z
+#define BF16LDM512(m, z) VPMOVZXWD.Z m, K1, z; VPSLLD $16, z, z
+
+#define BF16V(i) BF16LD512((i*32)(SI), Z0); BF16LD512((i*32)(DX), Z1); VMULPS Z1, Z0, Z0; BF16ROUND512; VPMOVDW Z0, (i*32)(DI)
+#define BF16M BF16LDM512((SI), Z0); BF16LDM512((DX), Z1); VMULPS Z1, Z0, Z0; BF16ROUND512; VPMOVDW Z0, K1, (DI)
+#define BF16S(i) BF16LD512((i*32)(SI), Z0); VMULPS Z7, Z0, Z0; BF16ROUND512; VPMOVDW Z0, (i*32)(DI)
+#define BF16SM BF16LDM512((SI), Z0); VMULPS Z7, Z0, Z0; BF16ROUND512; VPMOVDW Z0, K1, (DI)
+
+// func mulBF16AVX512(dst, a, b []uint16)
+TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-72
+	BINARY
+	BF16CONST512
+	LOOP512(BF16V, BF16M, 16, 32, 32, 32)
+
+// func mulScalarBF16AVX512(dst, a []uint16, s float32)
+TEXT ·mulScalarBF16AVX512(SB), NOSPLIT, $0-52
+	SCALAR
+	BF16CONST512
+	VBROADCASTSS s+48(FP), Z7
+	LOOP512(BF16S, BF16SM, 16, 32, 32, 0)
+
+// ---- AVX2: same-type products ----
+
+// Y7 holds the broadcast scalar in the scalar kernels.
+#define F32V2(i) VMOVUPS (i*32)(SI), Y0; VMULPS (i*32)(DX), Y0, Y0; VMOVUPS Y0, (i*32)(DI)
+#define F32S2(i) VMULPS (i*32)(SI), Y7, Y0; VMOVUPS Y0, (i*32)(DI)
+#define F64V2(i) VMOVUPD (i*32)(SI), Y0; VMULPD (i*32)(DX), Y0, Y0; VMOVUPD Y0, (i*32)(DI)
+#define F64S2(i) VMULPD (i*32)(SI), Y7, Y0; VMOVUPD Y0, (i*32)(DI)
+#define I16V2(i) VMOVDQU (i*32)(SI), Y0; VPMULLW (i*32)(DX), Y0, Y0; VMOVDQU Y0, (i*32)(DI)
+#define I16S2(i) VPMULLW (i*32)(SI), Y7, Y0; VMOVDQU Y0, (i*32)(DI)
+#define I32V2(i) VMOVDQU (i*32)(SI), Y0; VPMULLD (i*32)(DX), Y0, Y0; VMOVDQU Y0, (i*32)(DI)
+#define I32S2(i) VPMULLD (i*32)(SI), Y7, Y0; VMOVDQU Y0, (i*32)(DI)
+
+// func mulF32AVX2(dst, a, b []float32)
+TEXT ·mulF32AVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(F32V2, 8, 32, 32, 32)
+
+// func mulScalarF32AVX2(dst, a []float32, s float32)
+TEXT ·mulScalarF32AVX2(SB), NOSPLIT, $0-52
+	SCALAR
+	VBROADCASTSS s+48(FP), Y7
+	LOOP256(F32S2, 8, 32, 32, 0)
+
+// func mulF64AVX2(dst, a, b []float64)
+TEXT ·mulF64AVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(F64V2, 4, 32, 32, 32)
+
+// func mulScalarF64AVX2(dst, a []float64, s float64)
+TEXT ·mulScalarF64AVX2(SB), NOSPLIT, $0-56
+	SCALAR
+	VBROADCASTSD s+48(FP), Y7
+	LOOP256(F64S2, 4, 32, 32, 0)
+
+// func mulI16AVX2(dst, a, b []int16)
+TEXT ·mulI16AVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(I16V2, 16, 32, 32, 32)
+
+// func mulScalarI16AVX2(dst, a []int16, s int16)
+TEXT ·mulScalarI16AVX2(SB), NOSPLIT, $0-50
+	SCALAR
+	VPBROADCASTW s+48(FP), Y7
+	LOOP256(I16S2, 16, 32, 32, 0)
+
+// func mulI32AVX2(dst, a, b []int32)
+TEXT ·mulI32AVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(I32V2, 8, 32, 32, 32)
+
+// func mulScalarI32AVX2(dst, a []int32, s int32)
+TEXT ·mulScalarI32AVX2(SB), NOSPLIT, $0-52
+	SCALAR
+	MOVL         s+48(FP), AX
+	MOVQ         AX, X7
+	VPBROADCASTD X7, Y7
+	LOOP256(I32S2, 8, 32, 32, 0)
+
+// ---- AVX2: int8, as I8MUL512 with Y8 = 0x00ff and Y9 = 0xff00 per word ----
+
+#define I8MUL256(b, bodd) \
+	VPMULLW b, Y0, Y2; \
+	VPSRLW  $8, Y0, Y3; \
+	VPMULLW bodd, Y3, Y3; \
+	VPAND   Y8, Y2, Y2; \
+	VPOR    Y3, Y2, Y0
+
+#define I8V2(i) VMOVDQU (i*32)(SI), Y0; VMOVDQU (i*32)(DX), Y1; VPAND Y9, Y1, Y4; I8MUL256(Y1, Y4); VMOVDQU Y0, (i*32)(DI)
+#define I8S2(i) VMOVDQU (i*32)(SI), Y0; I8MUL256(Y7, Y6); VMOVDQU Y0, (i*32)(DI)
+
+#define BYTEMASKS256 \
+	MOVL         $0x00ff00ff, AX; \
+	MOVQ         AX, X8; \
+	VPBROADCASTD X8, Y8; \
+	VPSLLW       $8, Y8, Y9
+
+// func mulI8AVX2(dst, a, b []int8)
+TEXT ·mulI8AVX2(SB), NOSPLIT, $0-72
+	BINARY
+	BYTEMASKS256
+	LOOP256(I8V2, 32, 32, 32, 32)
+
+// func mulScalarI8AVX2(dst, a []int8, s int8)
+TEXT ·mulScalarI8AVX2(SB), NOSPLIT, $0-49
+	SCALAR
+	BYTEMASKS256
+	VPBROADCASTB s+48(FP), Y7
+	VPAND        Y9, Y7, Y6
+	LOOP256(I8S2, 32, 32, 32, 0)
+
+// ---- AVX2 + F16C: conversions around a float32 multiply ----
+
+#define F32I32V2(i) VCVTDQ2PS (i*32)(DX), Y1; VMULPS (i*32)(SI), Y1, Y0; VMOVUPS Y0, (i*32)(DI)
+
+// func mulF32I32AVX2(dst, a []float32, b []int32)
+TEXT ·mulF32I32AVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(F32I32V2, 8, 32, 32, 32)
+
+#define F16V2(i) VCVTPH2PS (i*16)(SI), Y0; VCVTPH2PS (i*16)(DX), Y1; VMULPS Y1, Y0, Y0; VCVTPS2PH $0, Y0, (i*16)(DI)
+#define F16S2(i) VCVTPH2PS (i*16)(SI), Y0; VMULPS Y7, Y0, Y0; VCVTPS2PH $0, Y0, (i*16)(DI)
+
+// func mulF16AVX2(dst, a, b []uint16)
+TEXT ·mulF16AVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(F16V2, 8, 16, 16, 16)
+
+// func mulScalarF16AVX2(dst, a []uint16, s float32)
+TEXT ·mulScalarF16AVX2(SB), NOSPLIT, $0-52
+	SCALAR
+	VBROADCASTSS s+48(FP), Y7
+	LOOP256(F16S2, 8, 16, 16, 0)
+
+// BF16ROUND256 is BF16ROUND512 without mask registers: the NaN lanes are
+// blended in from a vector compare. It leaves eight bfloat16 in X0. Y12
+// holds 0x7fff, Y13 1 and Y14 0x40 in every lane.
+#define BF16ROUND256 \
+	VCMPPS       $3, Y0, Y0, Y4; \
+	VPSRLD       $16, Y0, Y2; \
+	VPAND        Y13, Y2, Y3; \
+	VPADDD       Y12, Y0, Y0; \
+	VPADDD       Y3, Y0, Y0; \
+	VPSRLD       $16, Y0, Y0; \
+	VPOR         Y14, Y2, Y2; \
+	VPBLENDVB    Y4, Y2, Y0, Y0; \
+	VEXTRACTI128 $1, Y0, X5; \
+	VPACKUSDW    X5, X0, X0
+
+#define BF16CONST256 \
+	MOVL         $0x7fff, AX; \
+	MOVQ         AX, X12; \
+	VPBROADCASTD X12, Y12; \
+	MOVL         $1, AX; \
+	MOVQ         AX, X13; \
+	VPBROADCASTD X13, Y13; \
+	MOVL         $0x40, AX; \
+	MOVQ         AX, X14; \
+	VPBROADCASTD X14, Y14
+
+#define BF16LD256(m, y) VPMOVZXWD m, y; VPSLLD $16, y, y
+
+#define BF16V2(i) BF16LD256((i*16)(SI), Y0); BF16LD256((i*16)(DX), Y1); VMULPS Y1, Y0, Y0; BF16ROUND256; VMOVDQU X0, (i*16)(DI)
+#define BF16S2(i) BF16LD256((i*16)(SI), Y0); VMULPS Y7, Y0, Y0; BF16ROUND256; VMOVDQU X0, (i*16)(DI)
+
+// func mulBF16AVX2(dst, a, b []uint16)
+TEXT ·mulBF16AVX2(SB), NOSPLIT, $0-72
+	BINARY
+	BF16CONST256
+	LOOP256(BF16V2, 8, 16, 16, 16)
+
+// func mulScalarBF16AVX2(dst, a []uint16, s float32)
+TEXT ·mulScalarBF16AVX2(SB), NOSPLIT, $0-52
+	SCALAR
+	BF16CONST256
+	VBROADCASTSS s+48(FP), Y7
+	LOOP256(BF16S2, 8, 16, 16, 0)

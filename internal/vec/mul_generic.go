@@ -1,0 +1,84 @@
+package vec
+
+// number is every element type with a native Go multiply; integer
+// multiplication in Go wraps, which is the contract.
+type number interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~float32 | ~float64
+}
+
+// mulGo is the Go twin of every kernel: the loops their doc comments show.
+var mulGo = mulKernels{
+	f32: mulNumbers[float32], f64: mulNumbers[float64],
+	i8: mulNumbers[int8], i16: mulNumbers[int16],
+	i32: mulNumbers[int32], i64: mulNumbers[int64],
+	scalarF32: mulScalarNumbers[float32], scalarF64: mulScalarNumbers[float64],
+	scalarI8: mulScalarNumbers[int8], scalarI16: mulScalarNumbers[int16],
+	scalarI32: mulScalarNumbers[int32], scalarI64: mulScalarNumbers[int64],
+	f32i32:    mulF32I32Go,
+	f16:       mulF16Go,
+	bf16:      mulBF16Go,
+	scalarF16: mulScalarF16Go, scalarBF16: mulScalarBF16Go,
+}
+
+// mulImpl is the kernel set the exported functions use; init in the
+// architecture file may replace it.
+var mulImpl = mulGo
+
+// mulVariant names an accelerated kernel set for the tests.
+type mulVariant struct {
+	name    string
+	kernels mulKernels
+}
+
+// mulAccelerated lists the accelerated kernel sets this processor can run,
+// fastest first; architecture files append to it in init.
+var mulAccelerated []mulVariant
+
+func mulNumbers[T number](dst, a, b []T) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] * b[i]
+	}
+}
+
+func mulScalarNumbers[T number](dst, a []T, s T) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] * s
+	}
+}
+
+func mulF32I32Go(dst, a []float32, b []int32) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] * float32(b[i])
+	}
+}
+
+func mulF16Go(dst, a, b []uint16) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = f32ToF16(f16ToF32(a[i]) * f16ToF32(b[i]))
+	}
+}
+
+func mulBF16Go(dst, a, b []uint16) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = f32ToBF16(bf16ToF32(a[i]) * bf16ToF32(b[i]))
+	}
+}
+
+func mulScalarF16Go(dst, a []uint16, s float32) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = f32ToF16(f16ToF32(a[i]) * s)
+	}
+}
+
+func mulScalarBF16Go(dst, a []uint16, s float32) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = f32ToBF16(bf16ToF32(a[i]) * s)
+	}
+}

@@ -1,0 +1,185 @@
+package vec
+
+import (
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
+
+// mulCase describes one multiply kernel for the generic checks. run calls
+// the kernel of set k; b has one element more than dst, and the scalar
+// kernels take that last element as s.
+type mulCase[D, A, B any] struct {
+	name string
+	run  func(k mulKernels, dst []D, a []A, b []B)
+	genA func(*rand.Rand) A
+	genB func(*rand.Rand) B
+	same func(x, y D) bool
+}
+
+// checkMul runs every accelerated set of c against the Go twin at every
+// edge length and alignment, with sentinels around dst, and in place.
+func checkMul[D, A, B any](t *testing.T, c mulCase[D, A, B]) {
+	t.Helper()
+	if len(mulAccelerated) == 0 {
+		t.Skip("no accelerated kernels on this machine or build")
+	}
+	r := rand.New(rand.NewPCG(1, uint64(len(c.name))))
+	size := int(unsafe.Sizeof(*new(D)))
+	// The sentinel is 0xa5 in every byte: not zero (which a store of a
+	// zero-masked lane would write) and not NaN.
+	sentinel := func() (z D) {
+		b := unsafe.Slice((*byte)(unsafe.Pointer(&z)), size)
+		for i := range b {
+			b[i] = 0xa5
+		}
+		return z
+	}
+	for _, v := range mulAccelerated {
+		for _, n := range testLengths(r, size) {
+			for _, off := range testOffsets(n) {
+				a, _ := sliceAt(n, (off*3)%16, func() A { return c.genA(r) })
+				b, _ := sliceAt(n+1, (off*5)%16, func() B { return c.genB(r) })
+				want := make([]D, n)
+				c.run(mulGo, want, a, b)
+				dst, buf := sliceAt(n, off, sentinel)
+				c.run(v.kernels, dst, a, b)
+				for i := range dst {
+					if !c.same(dst[i], want[i]) {
+						t.Fatalf("%s/%s n=%d off=%d: dst[%d] = %v, twin %v (a=%v b=%v)",
+							v.name, c.name, n, off, i, dst[i], want[i], a[i], b[i])
+					}
+				}
+				for i, x := range buf {
+					if (i < guard+off || i >= guard+off+n) && !c.same(x, sentinel()) {
+						t.Fatalf("%s/%s n=%d off=%d: guard element %d overwritten",
+							v.name, c.name, n, off, i-guard-off)
+					}
+				}
+			}
+		}
+	}
+}
+
+// checkMulInPlace checks dst aliasing a exactly, for kernels whose dst and a
+// types match.
+func checkMulInPlace[T, B any](t *testing.T, c mulCase[T, T, B]) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, v := range mulAccelerated {
+		for _, n := range []int{1, 7, 63, 64, 65, 257, 1000} {
+			a := make([]T, n)
+			for i := range a {
+				a[i] = c.genA(r)
+			}
+			b := make([]B, n+1)
+			for i := range b {
+				b[i] = c.genB(r)
+			}
+			want := make([]T, n)
+			c.run(mulGo, want, a, b)
+			c.run(v.kernels, a, a, b)
+			for i := range a {
+				if !c.same(a[i], want[i]) {
+					t.Fatalf("%s/%s in place n=%d: [%d] = %v, want %v", v.name, c.name, n, i, a[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+func binaryCase[T any](name string, pick func(mulKernels) binary[T], gen func(*rand.Rand) T, same func(x, y T) bool) mulCase[T, T, T] {
+	return mulCase[T, T, T]{
+		name: name,
+		run:  func(k mulKernels, dst, a, b []T) { pick(k)(dst, a, b[:len(dst)]) },
+		genA: gen, genB: gen, same: same,
+	}
+}
+
+func scalarCase[T any](name string, pick func(mulKernels) scalar[T, T], gen func(*rand.Rand) T, same func(x, y T) bool) mulCase[T, T, T] {
+	return mulCase[T, T, T]{
+		name: name,
+		run:  func(k mulKernels, dst, a, b []T) { pick(k)(dst, a, b[len(dst)]) },
+		genA: gen, genB: gen, same: same,
+	}
+}
+
+func TestMulMatchesTwin(t *testing.T) {
+	t.Run("f32", func(t *testing.T) {
+		c := binaryCase("f32", func(k mulKernels) binary[float32] { return k.f32 }, randF32, sameF32)
+		checkMul(t, c)
+		checkMulInPlace(t, c)
+	})
+	t.Run("f64", func(t *testing.T) {
+		c := binaryCase("f64", func(k mulKernels) binary[float64] { return k.f64 }, randF64, sameF64)
+		checkMul(t, c)
+		checkMulInPlace(t, c)
+	})
+	t.Run("i8", func(t *testing.T) {
+		c := binaryCase("i8", func(k mulKernels) binary[int8] { return k.i8 }, randI8, same[int8])
+		checkMul(t, c)
+		checkMulInPlace(t, c)
+	})
+	t.Run("i16", func(t *testing.T) {
+		checkMul(t, binaryCase("i16", func(k mulKernels) binary[int16] { return k.i16 }, randI16, same[int16]))
+	})
+	t.Run("i32", func(t *testing.T) {
+		checkMul(t, binaryCase("i32", func(k mulKernels) binary[int32] { return k.i32 }, randI32, same[int32]))
+	})
+	t.Run("i64", func(t *testing.T) {
+		checkMul(t, binaryCase("i64", func(k mulKernels) binary[int64] { return k.i64 }, randI64, same[int64]))
+	})
+	t.Run("scalarF32", func(t *testing.T) {
+		c := scalarCase("scalarF32", func(k mulKernels) scalar[float32, float32] { return k.scalarF32 }, randF32, sameF32)
+		checkMul(t, c)
+		checkMulInPlace(t, c)
+	})
+	t.Run("scalarF64", func(t *testing.T) {
+		checkMul(t, scalarCase("scalarF64", func(k mulKernels) scalar[float64, float64] { return k.scalarF64 }, randF64, sameF64))
+	})
+	t.Run("scalarI8", func(t *testing.T) {
+		checkMul(t, scalarCase("scalarI8", func(k mulKernels) scalar[int8, int8] { return k.scalarI8 }, randI8, same[int8]))
+	})
+	t.Run("scalarI16", func(t *testing.T) {
+		checkMul(t, scalarCase("scalarI16", func(k mulKernels) scalar[int16, int16] { return k.scalarI16 }, randI16, same[int16]))
+	})
+	t.Run("scalarI32", func(t *testing.T) {
+		checkMul(t, scalarCase("scalarI32", func(k mulKernels) scalar[int32, int32] { return k.scalarI32 }, randI32, same[int32]))
+	})
+	t.Run("scalarI64", func(t *testing.T) {
+		checkMul(t, scalarCase("scalarI64", func(k mulKernels) scalar[int64, int64] { return k.scalarI64 }, randI64, same[int64]))
+	})
+	t.Run("f32i32", func(t *testing.T) {
+		c := mulCase[float32, float32, int32]{
+			name: "f32i32",
+			run:  func(k mulKernels, dst, a []float32, b []int32) { k.f32i32(dst, a, b[:len(dst)]) },
+			genA: randF32, genB: randSmallI32, same: sameF32,
+		}
+		checkMul(t, c)
+		checkMulInPlace(t, c)
+	})
+	t.Run("f16", func(t *testing.T) {
+		c := binaryCase("f16", func(k mulKernels) binary[uint16] { return k.f16 }, randBits, sameF16)
+		checkMul(t, c)
+		checkMulInPlace(t, c)
+	})
+	t.Run("bf16", func(t *testing.T) {
+		c := binaryCase("bf16", func(k mulKernels) binary[uint16] { return k.bf16 }, randBits, sameBF16)
+		checkMul(t, c)
+		checkMulInPlace(t, c)
+	})
+	t.Run("scalarF16", func(t *testing.T) {
+		checkMul(t, mulCase[uint16, uint16, uint16]{
+			name: "scalarF16",
+			run:  func(k mulKernels, dst, a, b []uint16) { k.scalarF16(dst, a, f16ToF32(b[len(dst)])) },
+			genA: randBits, genB: randBits, same: sameF16,
+		})
+	})
+	t.Run("scalarBF16", func(t *testing.T) {
+		checkMul(t, mulCase[uint16, uint16, uint16]{
+			name: "scalarBF16",
+			run:  func(k mulKernels, dst, a, b []uint16) { k.scalarBF16(dst, a, bf16ToF32(b[len(dst)])) },
+			genA: randBits, genB: randBits, same: sameBF16,
+		})
+	})
+}

@@ -1,0 +1,148 @@
+package vec
+
+// Lane counts of the canonical product order (see the package comment): 256
+// bytes of accumulators, one AVX-512 register set of four or AVX2 set of
+// eight.
+const (
+	lanes4 = 64 // 4-byte accumulators
+	lanes8 = 32 // 8-byte accumulators
+)
+
+// prodKernels is one implementation of every product-reduction kernel. Each
+// multiplies the full blocks of a run (the caller passes a length that is a
+// multiple of the lane count) into lanes that start at 1 and returns them;
+// the exported functions fold in the tail and combine the lanes in Go, so
+// every implementation shares that part of the order by construction.
+// Returning the lanes by value keeps them off the heap.
+type prodKernels struct {
+	f32       func(a []float32) [lanes4]float32
+	f64       func(a []float64) [lanes8]float64
+	i32       func(a []int32) [lanes4]int32
+	i64       func(a []int64) [lanes8]int64
+	i8        func(a []int8) [lanes4]int32
+	u8        func(a []uint8) [lanes4]int32
+	i16       func(a []int16) [lanes4]int32
+	u16       func(a []uint16) [lanes4]int32
+	f16, bf16 func(a []uint16) [lanes4]float32
+}
+
+// ProdF32 returns the product of a in the canonical order:
+//
+//	lane[j] = 1; for i, v := range a { lane[i%64] *= v }; fold lane pairwise
+func ProdF32(a []float32) float32 {
+	full := len(a) &^ (lanes4 - 1)
+	lane := prodImpl.f32(a[:full])
+	for j, v := range a[full:] {
+		lane[j] *= v
+	}
+	return fold(lane[:])
+}
+
+// ProdF64 returns the product of a in the canonical order:
+//
+//	lane[j] = 1; for i, v := range a { lane[i%32] *= v }; fold lane pairwise
+func ProdF64(a []float64) float64 {
+	full := len(a) &^ (lanes8 - 1)
+	lane := prodImpl.f64(a[:full])
+	for j, v := range a[full:] {
+		lane[j] *= v
+	}
+	return fold(lane[:])
+}
+
+// ProdI32 returns the wrapping product of a (also serves uint32):
+//
+//	p := int32(1); for _, v := range a { p *= v }
+func ProdI32(a []int32) int32 {
+	full := len(a) &^ (lanes4 - 1)
+	lane := prodImpl.i32(a[:full])
+	for j, v := range a[full:] {
+		lane[j] *= v
+	}
+	return fold(lane[:])
+}
+
+// ProdI64 returns the wrapping product of a (also serves uint64):
+//
+//	p := int64(1); for _, v := range a { p *= v }
+func ProdI64(a []int64) int64 {
+	full := len(a) &^ (lanes8 - 1)
+	lane := prodImpl.i64(a[:full])
+	for j, v := range a[full:] {
+		lane[j] *= v
+	}
+	return fold(lane[:])
+}
+
+// ProdI8 returns the wrapping int32 product of a, int8 reducing to int32:
+//
+//	p := int32(1); for _, v := range a { p *= int32(v) }
+func ProdI8(a []int8) int32 { return prodWiden(a, prodImpl.i8) }
+
+// ProdU8 returns the wrapping uint32 product of a, uint8 reducing to uint32:
+//
+//	p := uint32(1); for _, v := range a { p *= uint32(v) }
+func ProdU8(a []uint8) uint32 { return uint32(prodWiden(a, prodImpl.u8)) }
+
+// ProdI16 returns the wrapping int32 product of a, int16 reducing to int32:
+//
+//	p := int32(1); for _, v := range a { p *= int32(v) }
+func ProdI16(a []int16) int32 { return prodWiden(a, prodImpl.i16) }
+
+// ProdU16 returns the wrapping uint32 product of a, uint16 reducing to
+// uint32:
+//
+//	p := uint32(1); for _, v := range a { p *= uint32(v) }
+func ProdU16(a []uint16) uint32 { return uint32(prodWiden(a, prodImpl.u16)) }
+
+// ProdF16 returns the float32 product of binary16 bit patterns in the
+// canonical order; the caller rounds it once to float16:
+//
+//	lane[j] = 1; for i, v := range a { lane[i%64] *= f16ToF32(v) }; fold lane pairwise
+func ProdF16(a []uint16) float32 {
+	full := len(a) &^ (lanes4 - 1)
+	lane := prodImpl.f16(a[:full])
+	for j, v := range a[full:] {
+		lane[j] *= f16ToF32(v)
+	}
+	return fold(lane[:])
+}
+
+// ProdBF16 returns the float32 product of bfloat16 bit patterns in the
+// canonical order; the caller rounds it once to bfloat16:
+//
+//	lane[j] = 1; for i, v := range a { lane[i%64] *= bf16ToF32(v) }; fold lane pairwise
+func ProdBF16(a []uint16) float32 {
+	full := len(a) &^ (lanes4 - 1)
+	lane := prodImpl.bf16(a[:full])
+	for j, v := range a[full:] {
+		lane[j] *= bf16ToF32(v)
+	}
+	return fold(lane[:])
+}
+
+// small is an integer type narrow enough to be reduced in int32. Zero- or
+// sign-extending it to int32 and multiplying there wraps to the same low 32
+// bits whichever of int32 and uint32 the result is read as.
+type small interface{ ~int8 | ~uint8 | ~int16 | ~uint16 }
+
+// prodWiden reduces a narrow integer run with the given block kernel.
+func prodWiden[E small](a []E, blocks func([]E) [lanes4]int32) int32 {
+	full := len(a) &^ (lanes4 - 1)
+	lane := blocks(a[:full])
+	for j, v := range a[full:] {
+		lane[j] *= int32(v)
+	}
+	return fold(lane[:])
+}
+
+// fold combines lanes pairwise, halving their number each round, and
+// returns lane 0; len(lane) is a power of two.
+func fold[T number](lane []T) T {
+	for half := len(lane) / 2; half > 0; half /= 2 {
+		for j := range half {
+			lane[j] *= lane[j+half]
+		}
+	}
+	return lane[0]
+}

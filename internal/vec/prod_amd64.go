@@ -1,0 +1,90 @@
+//go:build !purego
+
+package vec
+
+import "github.com/tensor-go/tensor/internal/cpufeat"
+
+//go:noescape
+func prodF32AVX512(a []float32) [lanes4]float32
+
+//go:noescape
+func prodF64AVX512(a []float64) [lanes8]float64
+
+//go:noescape
+func prodI32AVX512(a []int32) [lanes4]int32
+
+//go:noescape
+func prodI64AVX512(a []int64) [lanes8]int64
+
+//go:noescape
+func prodI8AVX512(a []int8) [lanes4]int32
+
+//go:noescape
+func prodU8AVX512(a []uint8) [lanes4]int32
+
+//go:noescape
+func prodI16AVX512(a []int16) [lanes4]int32
+
+//go:noescape
+func prodU16AVX512(a []uint16) [lanes4]int32
+
+//go:noescape
+func prodF16AVX512(a []uint16) [lanes4]float32
+
+//go:noescape
+func prodBF16AVX512(a []uint16) [lanes4]float32
+
+//go:noescape
+func prodF32AVX2(a []float32) [lanes4]float32
+
+//go:noescape
+func prodF64AVX2(a []float64) [lanes8]float64
+
+//go:noescape
+func prodI32AVX2(a []int32) [lanes4]int32
+
+//go:noescape
+func prodI8AVX2(a []int8) [lanes4]int32
+
+//go:noescape
+func prodU8AVX2(a []uint8) [lanes4]int32
+
+//go:noescape
+func prodI16AVX2(a []int16) [lanes4]int32
+
+//go:noescape
+func prodU16AVX2(a []uint16) [lanes4]int32
+
+//go:noescape
+func prodF16AVX2(a []uint16) [lanes4]float32
+
+//go:noescape
+func prodBF16AVX2(a []uint16) [lanes4]float32
+
+var prodAVX512 = prodKernels{
+	f32: prodF32AVX512, f64: prodF64AVX512,
+	i32: prodI32AVX512, i64: prodI64AVX512,
+	i8: prodI8AVX512, u8: prodU8AVX512,
+	i16: prodI16AVX512, u16: prodU16AVX512,
+	f16: prodF16AVX512, bf16: prodBF16AVX512,
+}
+
+// prodAVX2 reduces int64 in Go: AVX2 has no 64-bit multiply.
+var prodAVX2 = prodKernels{
+	f32: prodF32AVX2, f64: prodF64AVX2,
+	i32: prodI32AVX2, i64: blocks8[int64],
+	i8: prodI8AVX2, u8: prodU8AVX2,
+	i16: prodI16AVX2, u16: prodU16AVX2,
+	f16: prodF16AVX2, bf16: prodBF16AVX2,
+}
+
+func init() {
+	if cpufeat.AVX2FMA && cpufeat.F16C {
+		prodAccelerated = append([]prodVariant{{"avx2", prodAVX2}}, prodAccelerated...)
+		prodImpl = prodAVX2
+	}
+	if cpufeat.AVX512 && cpufeat.F16C {
+		prodAccelerated = append([]prodVariant{{"avx512", prodAVX512}}, prodAccelerated...)
+		prodImpl = prodAVX512
+	}
+}

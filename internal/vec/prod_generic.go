@@ -1,0 +1,93 @@
+package vec
+
+// prodGo is the Go twin of every block kernel.
+var prodGo = prodKernels{
+	f32: blocks4[float32], f64: blocks8[float64],
+	i32: blocks4[int32], i64: blocks8[int64],
+	i8: blocksWiden[int8], u8: blocksWiden[uint8],
+	i16: blocksWiden[int16], u16: blocksWiden[uint16],
+	f16: blocksF16, bf16: blocksBF16,
+}
+
+// prodImpl is the kernel set the exported functions use; init in the
+// architecture file may replace it.
+var prodImpl = prodGo
+
+// prodVariant names an accelerated kernel set for the tests.
+type prodVariant struct {
+	name    string
+	kernels prodKernels
+}
+
+// prodAccelerated lists the accelerated kernel sets this processor can run,
+// fastest first; architecture files append to it in init.
+var prodAccelerated []prodVariant
+
+// blocks4 multiplies the full 64-element blocks of a into 64 lanes:
+//
+//	lane[j] = 1; for i, v := range a { lane[i%64] *= v }
+func blocks4[T number](a []T) (lane [lanes4]T) {
+	for j := range lane {
+		lane[j] = 1
+	}
+	for ; len(a) >= lanes4; a = a[lanes4:] {
+		for j, v := range a[:lanes4] {
+			lane[j] *= v
+		}
+	}
+	return lane
+}
+
+// blocks8 multiplies the full 32-element blocks of a into 32 lanes:
+//
+//	lane[j] = 1; for i, v := range a { lane[i%32] *= v }
+func blocks8[T number](a []T) (lane [lanes8]T) {
+	for j := range lane {
+		lane[j] = 1
+	}
+	for ; len(a) >= lanes8; a = a[lanes8:] {
+		for j, v := range a[:lanes8] {
+			lane[j] *= v
+		}
+	}
+	return lane
+}
+
+// blocksWiden is blocks4 for narrow integers extended to int32.
+func blocksWiden[E small](a []E) (lane [lanes4]int32) {
+	for j := range lane {
+		lane[j] = 1
+	}
+	for ; len(a) >= lanes4; a = a[lanes4:] {
+		for j, v := range a[:lanes4] {
+			lane[j] *= int32(v)
+		}
+	}
+	return lane
+}
+
+// blocksF16 is blocks4 for binary16 bit patterns widened to float32.
+func blocksF16(a []uint16) (lane [lanes4]float32) {
+	for j := range lane {
+		lane[j] = 1
+	}
+	for ; len(a) >= lanes4; a = a[lanes4:] {
+		for j, v := range a[:lanes4] {
+			lane[j] *= f16ToF32(v)
+		}
+	}
+	return lane
+}
+
+// blocksBF16 is blocks4 for bfloat16 bit patterns widened to float32.
+func blocksBF16(a []uint16) (lane [lanes4]float32) {
+	for j := range lane {
+		lane[j] = 1
+	}
+	for ; len(a) >= lanes4; a = a[lanes4:] {
+		for j, v := range a[:lanes4] {
+			lane[j] *= bf16ToF32(v)
+		}
+	}
+	return lane
+}
