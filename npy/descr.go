@@ -64,11 +64,11 @@ func unsupportedDescr(s string) error {
 		case 'M', 'm':
 			what = "datetimes and timedeltas"
 		case 'f':
-			what = "float of this width (e.g. long double)"
+			what = "float of unsupported width, e.g. long double"
 		case 'c':
-			what = "complex of this width (e.g. long double)"
+			what = "complex of unsupported width, e.g. long double"
 		case 'i', 'u':
-			what = "integer of this width"
+			what = "integer of unsupported width"
 		}
 	}
 	return fmt.Errorf("%w: header dict key 'descr': unsupported NumPy type %q (%s); "+

@@ -265,3 +265,5 @@ func TestFixturesUnsupported(t *testing.T) {
 		t.Logf("%s: %v", name, err)
 	}
 }
+
+func writeBytes(path string, b []byte) error { return os.WriteFile(path, b, 0o644) }
