@@ -11,12 +11,16 @@ type job[T Elem] struct {
 	packA   func(ws *workspace[T], dst []T, i0, mc, p0, kc int)
 	packB   func(ws *workspace[T], dst []T, p0, kc, j0, nc int)
 	c       Matrix[T]
+	// a is A itself when it is a plain view of T (not converted while
+	// packing); then a row-major A may be read in place.
+	a     Matrix[T]
+	plain bool
 }
 
 // newJob describes C = A·B for plain strided operands of type T.
 func newJob[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T]) *job[T] {
 	return &job[T]{
-		kern: kern, m: m, n: n, k: k, c: c,
+		kern: kern, m: m, n: n, k: k, c: c, a: a, plain: true,
 		packA: func(_ *workspace[T], dst []T, i0, mc, p0, kc int) {
 			packA(dst, a, i0, mc, p0, kc, kern.mr)
 		},
@@ -88,6 +92,7 @@ func (j *job[T]) run(ws *workspace[T], i0, i1, j0, j1 int) {
 	kcb := balanced(j.k, kern.kc, 1)
 	ncb := balanced(j1-j0, kern.nc, kern.nr)
 	mcb := balanced(i1-i0, kern.mc, kern.mr)
+	direct := j.readAInPlace(j1 - j0)
 	for jc := j0; jc < j1; jc += ncb {
 		nc := min(ncb, j1-jc)
 		for pc := 0; pc < j.k; pc += kcb {
@@ -99,6 +104,10 @@ func (j *job[T]) run(ws *workspace[T], i0, i1, j0, j1 int) {
 			}
 			for ic := i0; ic < i1; ic += mcb {
 				mc := min(mcb, i1-ic)
+				if direct {
+					j.macroRowA(ws, bp, ic, mc, jc, nc, pc, kc)
+					continue
+				}
 				ap := ws.a[:roundUp(mc, kern.mr)*kc]
 				j.packA(ws, ap, ic, mc, pc, kc)
 				if kern.round != nil {
@@ -127,6 +136,47 @@ func (j *job[T]) macro(ws *workspace[T], ap, bp []T, ic, mc, jc, nc, kc int, acc
 				continue
 			}
 			kern.micro(kc, a, b, &ws.tile[0], nr, false)
+			mergeTile(c.shift(ic+ir, jc+jr), rows, cols, ws.tile, nr, accumulate)
+		}
+	}
+}
+
+// directMaxN is the widest N range for which A is read in place rather than
+// packed. Packing A costs about as much per element as a few dozen
+// multiply-adds, repaid over the N columns it is used for; past this width
+// the packed sliver's contiguity (no cache-set conflicts between the 12 rows
+// of a power-of-two-strided A) is worth more.
+var directMaxN = 256
+
+// readAInPlace reports whether the macro-kernel should read A in place for a
+// rectangle nWidth columns wide.
+func (j *job[T]) readAInPlace(nWidth int) bool {
+	return j.plain && j.kern.microRowA != nil && j.kern.round == nil && j.a.CS == 1 && nWidth <= directMaxN
+}
+
+// macroRowA is macro with A read in place for whole slivers; only an edge
+// sliver of fewer than mr rows is packed (padded) first.
+func (j *job[T]) macroRowA(ws *workspace[T], bp []T, ic, mc, jc, nc, pc, kc int) {
+	kern, a, c := j.kern, j.a, j.c
+	mr, nr := kern.mr, kern.nr
+	accumulate := pc > 0
+	for ir := 0; ir < mc; ir += mr {
+		rows := min(mr, mc-ir)
+		if rows < mr {
+			ap := ws.a[:mr*kc]
+			j.packA(ws, ap, ic+ir, rows, pc, kc)
+			j.macro(ws, ap, bp, ic+ir, rows, jc, nc, kc, accumulate)
+			continue
+		}
+		ar := &a.Data[a.Off+(ic+ir)*a.RS+pc]
+		for jr := 0; jr < nc; jr += nr {
+			b := &bp[jr*kc]
+			cols := min(nr, nc-jr)
+			if cols == nr && c.CS == 1 {
+				kern.microRowA(kc, ar, b, &c.Data[c.Off+(ic+ir)*c.RS+jc+jr], c.RS, a.RS, accumulate)
+				continue
+			}
+			kern.microRowA(kc, ar, b, &ws.tile[0], nr, a.RS, false)
 			mergeTile(c.shift(ic+ir, jc+jr), rows, cols, ws.tile, nr, accumulate)
 		}
 	}

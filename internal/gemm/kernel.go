@@ -24,6 +24,11 @@ import "sync"
 // blocks add to it; ldc is in elements and may be negative; k may be 0.
 type microKernel[T any] func(k int, a, b, c *T, ldc int, accumulate bool)
 
+// microKernelRowA is microKernel reading A in place from a row-major view
+// instead of a packed sliver: a[p*mr+i] above becomes a[i*lda+p]. It spares
+// the packing of A, which small and narrow products cannot amortize.
+type microKernelRowA[T any] func(k int, a, b, c *T, ldc, lda int, accumulate bool)
+
 // kernel is one micro-kernel together with the tile shape it computes and
 // the cache blocking that feeds it. The block sizes are data, chosen per
 // kernel from the cache sizes of the target (48 KiB L1d and 2 MiB L2 per
@@ -35,6 +40,8 @@ type kernel[T Elem] struct {
 	mc     int // M block: the packed mc×kc A block stays in L2 beside the B panel
 	nc     int // N block: the packed kc×nc B panel fills about half of L2
 	micro  microKernel[T]
+	// microRowA, when set, is the in-place-A variant of micro.
+	microRowA microKernelRowA[T]
 	// round, when set, is applied to every packed block (TF32 rounding).
 	round func([]T)
 	pool  *sync.Pool // of *workspace[T] sized for this blocking

@@ -33,8 +33,22 @@ var (
 
 func init() {
 	if cpufeat.AVX512 {
+		avx512KernelF32.microRowA = sgemm12x32AVX512RowA
+		avx512KernelF64.microRowA = dgemm12x16AVX512RowA
+		avx512KernelI32.microRowA = igemm12x32AVX512RowA
 		kernelF32 = avx512KernelF32
 		kernelF64 = avx512KernelF64
 		kernelI32 = avx512KernelI32
 	}
 }
+
+// The same kernels reading A in place (row-major A, see microKernelRowA).
+
+//go:noescape
+func sgemm12x32AVX512RowA(k int, a, b, c *float32, ldc, lda int, accumulate bool)
+
+//go:noescape
+func dgemm12x16AVX512RowA(k int, a, b, c *float64, ldc, lda int, accumulate bool)
+
+//go:noescape
+func igemm12x32AVX512RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)

@@ -18,20 +18,20 @@
 
 // One row of C for one k: broadcast A[k][row] and fused-multiply-add it
 // with the two B vectors.
-#define ROWPS(off, r0, r1) \
-	VBROADCASTSS off(SI), Z26; \
+#define ROWPS(addr, r0, r1) \
+	VBROADCASTSS addr, Z26; \
 	VFMADD231PS Z24, Z26, r0; \
 	VFMADD231PS Z25, Z26, r1
 
-#define ROWPD(off, r0, r1) \
-	VBROADCASTSD off(SI), Z26; \
+#define ROWPD(addr, r0, r1) \
+	VBROADCASTSD addr, Z26; \
 	VFMADD231PD Z24, Z26, r0; \
 	VFMADD231PD Z25, Z26, r1
 
 // Integers have no fused multiply-add: multiply (low 32 bits, which is the
 // wrapped product) and add.
-#define ROWD(off, r0, r1) \
-	VPBROADCASTD off(SI), Z26; \
+#define ROWD(addr, r0, r1) \
+	VPBROADCASTD addr, Z26; \
 	VPMULLD Z24, Z26, Z28; \
 	VPMULLD Z25, Z26, Z29; \
 	VPADDD Z28, r0, r0; \
@@ -42,18 +42,18 @@
 #define STEP(ROW, MOVB, es, aoff, boff) \
 	MOVB boff(DI), Z24; \
 	MOVB (boff+64)(DI), Z25; \
-	ROW((aoff+0*es), Z0, Z1); \
-	ROW((aoff+1*es), Z2, Z3); \
-	ROW((aoff+2*es), Z4, Z5); \
-	ROW((aoff+3*es), Z6, Z7); \
-	ROW((aoff+4*es), Z8, Z9); \
-	ROW((aoff+5*es), Z10, Z11); \
-	ROW((aoff+6*es), Z12, Z13); \
-	ROW((aoff+7*es), Z14, Z15); \
-	ROW((aoff+8*es), Z16, Z17); \
-	ROW((aoff+9*es), Z18, Z19); \
-	ROW((aoff+10*es), Z20, Z21); \
-	ROW((aoff+11*es), Z22, Z23)
+	ROW((aoff+0*es)(SI), Z0, Z1); \
+	ROW((aoff+1*es)(SI), Z2, Z3); \
+	ROW((aoff+2*es)(SI), Z4, Z5); \
+	ROW((aoff+3*es)(SI), Z6, Z7); \
+	ROW((aoff+4*es)(SI), Z8, Z9); \
+	ROW((aoff+5*es)(SI), Z10, Z11); \
+	ROW((aoff+6*es)(SI), Z12, Z13); \
+	ROW((aoff+7*es)(SI), Z14, Z15); \
+	ROW((aoff+8*es)(SI), Z16, Z17); \
+	ROW((aoff+9*es)(SI), Z18, Z19); \
+	ROW((aoff+10*es)(SI), Z20, Z21); \
+	ROW((aoff+11*es)(SI), Z22, Z23)
 
 // The K loop: four steps at a time, then one at a time.
 #define KLOOP(ROW, MOVB, es) \
@@ -113,6 +113,61 @@ done:
 	MOVQ ldc+32(FP), R8; \
 	SHLQ $shift, R8
 
+// Variants that read A in place instead of from a packed sliver: element
+// (i, p) of the tile's A rows is at a + i*lda + p (elements), so a
+// row-major A needs no packing. Rows 0..5 are addressed from SI and rows
+// 6..11 from R12 = SI + 6*lda, with R9 = lda, R10 = 3*lda, R11 = 5*lda bytes
+// so that every row is one base+index*scale operand.
+#define STEPS(ROW, MOVB, aoff, boff) \
+	MOVB boff(DI), Z24; \
+	MOVB (boff+64)(DI), Z25; \
+	ROW(aoff(SI), Z0, Z1); \
+	ROW(aoff(SI)(R9*1), Z2, Z3); \
+	ROW(aoff(SI)(R9*2), Z4, Z5); \
+	ROW(aoff(SI)(R10*1), Z6, Z7); \
+	ROW(aoff(SI)(R9*4), Z8, Z9); \
+	ROW(aoff(SI)(R11*1), Z10, Z11); \
+	ROW(aoff(R12), Z12, Z13); \
+	ROW(aoff(R12)(R9*1), Z14, Z15); \
+	ROW(aoff(R12)(R9*2), Z16, Z17); \
+	ROW(aoff(R12)(R10*1), Z18, Z19); \
+	ROW(aoff(R12)(R9*4), Z20, Z21); \
+	ROW(aoff(R12)(R11*1), Z22, Z23)
+
+#define KLOOPS(ROW, MOVB, es) \
+	MOVQ CX, BX; \
+	SHRQ $2, BX; \
+	JZ   tail; \
+loop4: \
+	STEPS(ROW, MOVB, 0, 0); \
+	STEPS(ROW, MOVB, (1*es), 128); \
+	STEPS(ROW, MOVB, (2*es), 256); \
+	STEPS(ROW, MOVB, (3*es), 384); \
+	ADDQ $(4*es), SI; \
+	ADDQ $(4*es), R12; \
+	ADDQ $512, DI; \
+	DECQ BX; \
+	JNZ  loop4; \
+tail: \
+	ANDQ $3, CX; \
+	JZ   done; \
+loop1: \
+	STEPS(ROW, MOVB, 0, 0); \
+	ADDQ $es, SI; \
+	ADDQ $es, R12; \
+	ADDQ $128, DI; \
+	DECQ CX; \
+	JNZ  loop1; \
+done:
+
+#define ARGSS(shift) \
+	ARGS(shift); \
+	MOVQ lda+40(FP), R9; \
+	SHLQ $shift, R9; \
+	LEAQ (R9)(R9*2), R10; \
+	LEAQ (R9)(R9*4), R11; \
+	LEAQ (SI)(R10*2), R12
+
 // func sgemm12x32AVX512(k int, a, b, c *float32, ldc int, accumulate bool)
 TEXT ·sgemm12x32AVX512(SB), NOSPLIT, $0-41
 	ARGS(2)
@@ -151,6 +206,54 @@ TEXT ·igemm12x32AVX512(SB), NOSPLIT, $0-41
 	ZERO24
 	KLOOP(ROWD, VMOVDQU32, 4)
 	MOVBLZX accumulate+40(FP), AX
+	TESTL AX, AX
+	JNZ   add
+	STORE12(VMOVDQU32)
+	VZEROUPPER
+	RET
+add:
+	ADD12(VPADDD, VMOVDQU32)
+	VZEROUPPER
+	RET
+
+// func sgemm12x32AVX512RowA(k int, a, b, c *float32, ldc, lda int, accumulate bool)
+TEXT ·sgemm12x32AVX512RowA(SB), NOSPLIT, $0-49
+	ARGSS(2)
+	ZERO24
+	KLOOPS(ROWPS, VMOVUPS, 4)
+	MOVBLZX accumulate+48(FP), AX
+	TESTL AX, AX
+	JNZ   add
+	STORE12(VMOVUPS)
+	VZEROUPPER
+	RET
+add:
+	ADD12(VADDPS, VMOVUPS)
+	VZEROUPPER
+	RET
+
+// func dgemm12x16AVX512RowA(k int, a, b, c *float64, ldc, lda int, accumulate bool)
+TEXT ·dgemm12x16AVX512RowA(SB), NOSPLIT, $0-49
+	ARGSS(3)
+	ZERO24
+	KLOOPS(ROWPD, VMOVUPD, 8)
+	MOVBLZX accumulate+48(FP), AX
+	TESTL AX, AX
+	JNZ   add
+	STORE12(VMOVUPD)
+	VZEROUPPER
+	RET
+add:
+	ADD12(VADDPD, VMOVUPD)
+	VZEROUPPER
+	RET
+
+// func igemm12x32AVX512RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
+TEXT ·igemm12x32AVX512RowA(SB), NOSPLIT, $0-49
+	ARGSS(2)
+	ZERO24
+	KLOOPS(ROWD, VMOVDQU32, 4)
+	MOVBLZX accumulate+48(FP), AX
 	TESTL AX, AX
 	JNZ   add
 	STORE12(VMOVDQU32)

@@ -41,3 +41,20 @@ func microGo[T Elem](mr, nr int) microKernel[T] {
 		}
 	}
 }
+
+// microGoRowA returns the Go twin of an mr×nr microKernelRowA: it packs the
+// A rows into a sliver and runs microGo.
+func microGoRowA[T Elem](mr, nr int) microKernelRowA[T] {
+	micro := microGo[T](mr, nr)
+	return func(k int, a, b, c *T, ldc, lda int, accumulate bool) {
+		size := int(unsafe.Sizeof(*a))
+		sliver := make([]T, k*mr+1)
+		for i := 0; i < mr; i++ {
+			row := unsafe.Slice((*T)(unsafe.Add(unsafe.Pointer(a), i*lda*size)), k)
+			for p, v := range row {
+				sliver[p*mr+i] = v
+			}
+		}
+		micro(k, &sliver[0], b, c, ldc, accumulate)
+	}
+}

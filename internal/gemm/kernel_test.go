@@ -161,3 +161,57 @@ func TestMicroKernels(t *testing.T) {
 		checkKernel(t, k)
 	}
 }
+
+// checkKernelRowA runs the in-place-A variant against its Go twin with row
+// strides of A that are positive, negative and wider than k.
+func checkKernelRowA[T Elem](t *testing.T, kern *kernel[T]) {
+	if kern.microRowA == nil {
+		return
+	}
+	rng := rand.New(rand.NewPCG(3, uint64(kern.mr*100+kern.nr)))
+	mr, nr := kern.mr, kern.nr
+	twin := microGoRowA[T](mr, nr)
+	for kc := 0; kc <= 3*4+1; kc++ {
+		for _, accumulate := range []bool{false, true} {
+			for _, lda := range []int{kc, kc + 7, -(kc + 2)} {
+				a := fill[T](rng, mr*abs(lda)+kc+1, true)
+				aoff := 0
+				if lda < 0 {
+					aoff = (mr - 1) * -lda
+				}
+				b := fill[T](rng, kc*nr+1, true)
+				ldc := nr + 1
+				span := (mr-1)*ldc + nr
+				old := fill[T](rng, span, true)
+				run := func(micro microKernelRowA[T]) []T {
+					buf := make([]T, span+2*guard)
+					for i := range buf {
+						buf[i] = sentinel[T]()
+					}
+					copy(buf[guard:], old)
+					micro(kc, &a[aoff], &b[0], &buf[guard], ldc, lda, accumulate)
+					return buf
+				}
+				want, got := run(twin), run(kern.microRowA)
+				for i := range got {
+					if !sameValue(got[i], want[i], 1e-4*float64(kc+1)) {
+						t.Fatalf("%s row-A kc=%d lda=%d acc=%v: element %d = %v, twin %v", kern.name, kc, lda, accumulate, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestMicroKernelsRowA(t *testing.T) {
+	f32, f64, i32, _ := kernelsUnderTest()
+	for _, k := range f32 {
+		checkKernelRowA(t, k)
+	}
+	for _, k := range f64 {
+		checkKernelRowA(t, k)
+	}
+	for _, k := range i32 {
+		checkKernelRowA(t, k)
+	}
+}

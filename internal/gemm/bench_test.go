@@ -1,0 +1,67 @@
+package gemm
+
+import (
+	"fmt"
+	"testing"
+)
+
+// benchMul reports GFLOP/s of one m×n×k product (row-major operands).
+func benchMul[T Elem](b *testing.B, m, n, k, threads int) {
+	a := Matrix[T]{ones[T](m * k), 0, k, 1}
+	bb := Matrix[T]{ones[T](k * n), 0, n, 1}
+	c := Matrix[T]{make([]T, m*n), 0, n, 1}
+	opt := Options{Threads: threads}
+	b.ResetTimer()
+	for b.Loop() {
+		Mul(m, n, k, a, bb, c, opt)
+	}
+	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+func ones[T Elem](n int) []T {
+	s := make([]T, n)
+	for i := range s {
+		s[i] = 1
+	}
+	return s
+}
+
+func BenchmarkMul(b *testing.B) {
+	for _, size := range []int{64, 256, 1024, 2048} {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("f32/%d/t%d", size, threads), func(b *testing.B) { benchMul[float32](b, size, size, size, threads) })
+			b.Run(fmt.Sprintf("f64/%d/t%d", size, threads), func(b *testing.B) { benchMul[float64](b, size, size, size, threads) })
+		}
+	}
+	b.Run("i32/256/t2", func(b *testing.B) { benchMul[int32](b, 256, 256, 256, 2) })
+	b.Run("i64/256/t2", func(b *testing.B) { benchMul[int64](b, 256, 256, 256, 2) })
+	b.Run("f32/gemv4096/t2", func(b *testing.B) { benchMul[float32](b, 4096, 1, 4096, 2) })
+	b.Run("f32/tall100000x64x64/t2", func(b *testing.B) { benchMul[float32](b, 100000, 64, 64, 2) })
+}
+
+// naiveBlocked is the plain i-p-j loop the kernels replace, for scale at
+// small sizes.
+func naiveBlocked(m, n, k int, a, b, c []float32) {
+	clear(c[:m*n])
+	for i := 0; i < m; i++ {
+		crow := c[i*n : i*n+n]
+		for p := 0; p < k; p++ {
+			av := a[i*k+p]
+			for j, bv := range b[p*n : p*n+n] {
+				crow[j] += av * bv
+			}
+		}
+	}
+}
+
+func BenchmarkNaive(b *testing.B) {
+	for _, size := range []int{64, 256} {
+		b.Run(fmt.Sprintf("f32/%d", size), func(b *testing.B) {
+			a, bb, c := ones[float32](size*size), ones[float32](size*size), make([]float32, size*size)
+			for b.Loop() {
+				naiveBlocked(size, size, size, a, bb, c)
+			}
+			b.ReportMetric(2*float64(size*size*size)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
