@@ -124,7 +124,9 @@ func ProdBF16(a []uint16) float32 {
 // small is an integer type narrow enough to be reduced in int32. Zero- or
 // sign-extending it to int32 and multiplying there wraps to the same low 32
 // bits whichever of int32 and uint32 the result is read as.
-type small interface{ ~int8 | ~uint8 | ~int16 | ~uint16 }
+type small interface {
+	~int8 | ~uint8 | ~int16 | ~uint16
+}
 
 // prodWiden reduces a narrow integer run with the given block kernel.
 func prodWiden[E small](a []E, blocks func([]E) [lanes4]int32) int32 {
