@@ -1,8 +1,139 @@
 package gemm
 
+import "sync"
+
 // special handles the shapes the blocked loops serve badly and reports
 // whether it did: matrix-vector products (m == 1 or n == 1), which are bound
 // by reading the matrix once and gain nothing from packing.
 func special[T Elem](m, n, k int, a, b, c Matrix[T], opt Options) bool {
-	return false
+	switch {
+	case n == 1:
+		gemv(m, k, a, b, c, opt)
+	case m == 1:
+		// A row vector times B is Bᵀ times a column vector.
+		gemv(n, k, b.transpose(), a.transpose(), c.transpose(), opt)
+	default:
+		return false
+	}
+	return true
+}
+
+// Dispatch for the streaming helpers; kernel_amd64 points them at assembly.
+var (
+	dotF32  = dotGo[float32]
+	dotF64  = dotGo[float64]
+	axpyF32 = axpyGo[float32]
+	axpyF64 = axpyGo[float64]
+)
+
+// dotGo returns Σ x[i]·y[i], summed from +0 in index order.
+func dotGo[T Elem](x, y []T) T {
+	var s T
+	y = y[:len(x)]
+	for i, v := range x {
+		s += v * y[i]
+	}
+	return s
+}
+
+// axpyGo adds alpha·x to y element-wise.
+func axpyGo[T Elem](alpha T, x, y []T) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += alpha * v
+	}
+}
+
+// dotFor and axpyFor return the dispatched helper for T (looked up once per
+// product, not per row).
+func dotFor[T Elem]() func(x, y []T) T {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return any(dotF32).(func(x, y []T) T)
+	case float64:
+		return any(dotF64).(func(x, y []T) T)
+	}
+	return dotGo[T]
+}
+
+func axpyFor[T Elem]() func(alpha T, x, y []T) {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return any(axpyF32).(func(alpha T, x, y []T))
+	case float64:
+		return any(axpyF64).(func(alpha T, x, y []T))
+	}
+	return axpyGo[T]
+}
+
+// minGemvPerThread is the matrix size (elements) below which a second
+// goroutine for a matrix-vector product does not pay for itself.
+const minGemvPerThread = 1 << 15
+
+// gemv computes y = A·x for an m×k A, a k-vector x (column view, element p
+// at x.Off + p*x.RS) and an m-vector y (element i at y.Off + i*y.RS). Rows
+// are split over goroutines; each output is summed wholly by one goroutine,
+// so the thread count changes no bit.
+func gemv[T Elem](m, k int, a, x, y Matrix[T], opt Options) {
+	var xs []T
+	if x.RS == 1 {
+		xs = x.Data[x.Off : x.Off+k]
+	} else {
+		xs = make([]T, k)
+		for p := range xs {
+			xs[p] = x.at(p, 0)
+		}
+	}
+	threads := max(1, min(opt.threads(), m*k/minGemvPerThread))
+	if threads == 1 {
+		gemvRows(0, m, k, a, xs, y)
+		return
+	}
+	step := roundUp(ceilDiv(m, threads), 64)
+	var wg sync.WaitGroup
+	for i0 := 0; i0 < m; i0 += step {
+		wg.Go(func() { gemvRows(i0, min(i0+step, m), k, a, xs, y) })
+	}
+	wg.Wait()
+}
+
+// gemvRows computes rows [i0, i1) of y = A·x: as dot products of rows when A
+// is row-major, as a sum of column multiples when it is column-major.
+func gemvRows[T Elem](i0, i1, k int, a Matrix[T], x []T, y Matrix[T]) {
+	switch {
+	case a.CS == 1:
+		dot := dotFor[T]()
+		for i := i0; i < i1; i++ {
+			at := a.Off + i*a.RS
+			y.Data[y.Off+i*y.RS] = dot(a.Data[at:at+k], x)
+		}
+	case a.RS == 1:
+		axpy := axpyFor[T]()
+		var acc []T
+		if y.RS == 1 {
+			acc = y.Data[y.Off+i0 : y.Off+i1]
+		} else {
+			acc = make([]T, i1-i0)
+		}
+		clear(acc)
+		for p, v := range x {
+			at := a.Off + i0 + p*a.CS
+			axpy(v, a.Data[at:at+i1-i0], acc)
+		}
+		if y.RS != 1 {
+			for i, v := range acc {
+				y.Data[y.Off+(i0+i)*y.RS] = v
+			}
+		}
+	default:
+		for i := i0; i < i1; i++ {
+			var s T
+			for p, v := range x {
+				s += a.at(i, p) * v
+			}
+			y.Data[y.Off+i*y.RS] = s
+		}
+	}
 }

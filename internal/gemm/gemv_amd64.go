@@ -1,0 +1,62 @@
+//go:build !purego
+
+package gemm
+
+import "github.com/tensor-go/tensor/internal/cpufeat"
+
+// The AVX-512 streaming helpers (gemv_amd64.s) handle the longest prefix
+// whose length is a multiple of their unroll; the Go wrappers finish the
+// tail, so they compute the same as dotGo and axpyGo up to summation order.
+
+//go:noescape
+func sdotAVX512(n int, x, y *float32) float32
+
+//go:noescape
+func ddotAVX512(n int, x, y *float64) float64
+
+//go:noescape
+func saxpyAVX512(n int, alpha float32, x, y *float32)
+
+//go:noescape
+func daxpyAVX512(n int, alpha float64, x, y *float64)
+
+func dotF32AVX512(x, y []float32) float32 {
+	n := len(x) &^ 63
+	var s float32
+	if n > 0 {
+		s = sdotAVX512(n, &x[0], &y[0])
+	}
+	return s + dotGo(x[n:], y[n:len(x)])
+}
+
+func dotF64AVX512(x, y []float64) float64 {
+	n := len(x) &^ 31
+	var s float64
+	if n > 0 {
+		s = ddotAVX512(n, &x[0], &y[0])
+	}
+	return s + dotGo(x[n:], y[n:len(x)])
+}
+
+func axpyF32AVX512(alpha float32, x, y []float32) {
+	n := len(x) &^ 63
+	if n > 0 {
+		saxpyAVX512(n, alpha, &x[0], &y[0])
+	}
+	axpyGo(alpha, x[n:], y[n:len(x)])
+}
+
+func axpyF64AVX512(alpha float64, x, y []float64) {
+	n := len(x) &^ 31
+	if n > 0 {
+		daxpyAVX512(n, alpha, &x[0], &y[0])
+	}
+	axpyGo(alpha, x[n:], y[n:len(x)])
+}
+
+func init() {
+	if cpufeat.AVX512 {
+		dotF32, dotF64 = dotF32AVX512, dotF64AVX512
+		axpyF32, axpyF64 = axpyF32AVX512, axpyF64AVX512
+	}
+}

@@ -1,0 +1,143 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Streaming helpers for matrix-vector products: they are bound by reading
+// the matrix once, so each keeps four vectors of loads in flight.
+
+// func sdotAVX512(n int, x, y *float32) float32
+// n is a multiple of 64.
+TEXT ·sdotAVX512(SB), NOSPLIT, $0-28
+	MOVQ n+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	SHRQ $6, CX
+	JZ   reduce
+loop:
+	VMOVUPS (SI), Z4
+	VMOVUPS 64(SI), Z5
+	VMOVUPS 128(SI), Z6
+	VMOVUPS 192(SI), Z7
+	VFMADD231PS (DI), Z4, Z0
+	VFMADD231PS 64(DI), Z5, Z1
+	VFMADD231PS 128(DI), Z6, Z2
+	VFMADD231PS 192(DI), Z7, Z3
+	ADDQ $256, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+reduce:
+	VADDPS Z1, Z0, Z0
+	VADDPS Z3, Z2, Z2
+	VADDPS Z2, Z0, Z0
+	VEXTRACTF32X8 $1, Z0, Y1
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VMOVSS X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func ddotAVX512(n int, x, y *float64) float64
+// n is a multiple of 32.
+TEXT ·ddotAVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	SHRQ $5, CX
+	JZ   reduce
+loop:
+	VMOVUPD (SI), Z4
+	VMOVUPD 64(SI), Z5
+	VMOVUPD 128(SI), Z6
+	VMOVUPD 192(SI), Z7
+	VFMADD231PD (DI), Z4, Z0
+	VFMADD231PD 64(DI), Z5, Z1
+	VFMADD231PD 128(DI), Z6, Z2
+	VFMADD231PD 192(DI), Z7, Z3
+	ADDQ $256, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+reduce:
+	VADDPD Z1, Z0, Z0
+	VADDPD Z3, Z2, Z2
+	VADDPD Z2, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func saxpyAVX512(n int, alpha float32, x, y *float32)
+// y[i] += alpha*x[i] (fused); n is a multiple of 64.
+TEXT ·saxpyAVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), CX
+	VBROADCASTSS alpha+8(FP), Z0
+	MOVQ x+16(FP), SI
+	MOVQ y+24(FP), DI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VMOVUPS (DI), Z1
+	VMOVUPS 64(DI), Z2
+	VMOVUPS 128(DI), Z3
+	VMOVUPS 192(DI), Z4
+	VFMADD231PS (SI), Z0, Z1
+	VFMADD231PS 64(SI), Z0, Z2
+	VFMADD231PS 128(SI), Z0, Z3
+	VFMADD231PS 192(SI), Z0, Z4
+	VMOVUPS Z1, (DI)
+	VMOVUPS Z2, 64(DI)
+	VMOVUPS Z3, 128(DI)
+	VMOVUPS Z4, 192(DI)
+	ADDQ $256, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func daxpyAVX512(n int, alpha float64, x, y *float64)
+// y[i] += alpha*x[i] (fused); n is a multiple of 32.
+TEXT ·daxpyAVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), CX
+	VBROADCASTSD alpha+8(FP), Z0
+	MOVQ x+16(FP), SI
+	MOVQ y+24(FP), DI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVUPD (DI), Z1
+	VMOVUPD 64(DI), Z2
+	VMOVUPD 128(DI), Z3
+	VMOVUPD 192(DI), Z4
+	VFMADD231PD (SI), Z0, Z1
+	VFMADD231PD 64(SI), Z0, Z2
+	VFMADD231PD 128(SI), Z0, Z3
+	VFMADD231PD 192(SI), Z0, Z4
+	VMOVUPD Z1, (DI)
+	VMOVUPD Z2, 64(DI)
+	VMOVUPD Z3, 128(DI)
+	VMOVUPD Z4, 192(DI)
+	ADDQ $256, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET

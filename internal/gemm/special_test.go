@@ -1,0 +1,68 @@
+package gemm
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// checkDot compares a dot helper against dotGo at every length up to three
+// unrolls (64 float32s) and every alignment offset within a vector.
+func checkDot[T Elem](t *testing.T, name string, dot func(x, y []T) T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for n := 0; n <= 3*64+1; n++ {
+		for off := 0; off < 16; off += 3 {
+			x := fill[T](rng, n+off, n%5 == 0)[off:]
+			y := fill[T](rng, n+off, n%7 == 0)[off:]
+			got, want := dot(x, y), dotGo(x, y)
+			if !sameValue(got, want, 1e-5*float64(n+1)) {
+				t.Fatalf("%s n=%d off=%d: %v, Go twin %v", name, n, off, got, want)
+			}
+		}
+	}
+}
+
+// checkAxpy compares an axpy helper against axpyGo with guard elements
+// around y.
+func checkAxpy[T Elem](t *testing.T, name string, axpy func(alpha T, x, y []T)) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	for n := 0; n <= 3*64+1; n++ {
+		for off := 0; off < 16; off += 5 {
+			x := fill[T](rng, n+off, n%5 == 0)[off:]
+			alpha := fill[T](rng, 1, false)[0]
+			y := fill[T](rng, n+2*guard, n%3 == 0)
+			y[0], y[len(y)-1] = sentinel[T](), sentinel[T]()
+			want := append([]T(nil), y...)
+			axpy(alpha, x, y[guard:guard+n])
+			axpyGo(alpha, x, want[guard:guard+n])
+			for i := range y {
+				if !sameValue(y[i], want[i], 1e-5) {
+					t.Fatalf("%s n=%d off=%d: y[%d] = %v, Go twin %v", name, n, off, i, y[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+func TestStreamingHelpers(t *testing.T) {
+	checkDot(t, "dotF32", dotF32)
+	checkDot(t, "dotF64", dotF64)
+	checkAxpy(t, "axpyF32", axpyF32)
+	checkAxpy(t, "axpyF64", axpyF64)
+}
+
+// TestGemv covers matrix-vector products long enough for the assembly
+// helpers, in every layout (row-major A uses dot products, column-major A
+// column multiples, the rest the generic loop), as m == 1 and n == 1.
+func TestGemv(t *testing.T) {
+	forEachType(t, func(t *testing.T, typ string) {
+		rng := rand.New(rand.NewPCG(12, 13))
+		for range 60 {
+			long := 1 + rng.IntN(300)
+			k := rng.IntN(200)
+			al, bl, cl := layout(rng.IntN(int(numLayouts))), layout(rng.IntN(int(numLayouts))), layout(rng.IntN(int(numLayouts)))
+			opt := Options{Threads: 1 + rng.IntN(3)}
+			checkMulTyped(t, typ, rng, long, 1, k, al, bl, cl, opt)
+			checkMulTyped(t, typ, rng, 1, long, k, al, bl, cl, opt)
+		}
+	})
+}
