@@ -87,7 +87,7 @@ func ReadHeader(r io.Reader) (h Header, bigEndian bool, err error) {
 func readHeader(r io.Reader) (h Header, bigEndian bool, consumed int64, err error) {
 	var pre [12]byte
 	if _, err := io.ReadFull(r, pre[:8]); err != nil {
-		return h, false, 0, fmt.Errorf("%w: magic string: %v", ErrFormat, eofAsTruncated(err))
+		return h, false, 0, readError("magic string", err)
 	}
 	if string(pre[:6]) != magic {
 		return h, false, 0, fmt.Errorf("%w: magic string: got %q, want %q", ErrFormat, pre[:6], magic)
@@ -102,7 +102,7 @@ func readHeader(r io.Reader) (h Header, bigEndian bool, consumed int64, err erro
 		return h, false, 0, fmt.Errorf("%w: version %d.%d (want 1.0, 2.0 or 3.0)", ErrFormat, major, minor)
 	}
 	if _, err := io.ReadFull(r, pre[8:8+lenSize]); err != nil {
-		return h, false, 0, fmt.Errorf("%w: header length: %v", ErrFormat, eofAsTruncated(err))
+		return h, false, 0, readError("header length", err)
 	}
 	var hlen int64
 	if lenSize == 2 {
@@ -112,10 +112,12 @@ func readHeader(r io.Reader) (h Header, bigEndian bool, consumed int64, err erro
 	}
 	// A header can claim up to 4 GiB; read it in growing chunks so a short
 	// input fails before much memory is spent.
-	text, err := readBounded(r, hlen, -1)
+	text, err := readBounded(r, hlen, remaining(r))
 	if err != nil {
-		return h, false, 0, fmt.Errorf("%w: header length %d: past the end of the input (%d bytes present)",
-			ErrFormat, hlen, len(text))
+		if isEOF(err) {
+			return h, false, 0, fmt.Errorf("%w: header length %d: past the end of the input", ErrFormat, hlen)
+		}
+		return h, false, 0, readError("header", err)
 	}
 	if major == 3 && !utf8.Valid(text) {
 		return h, false, 0, fmt.Errorf("%w: version 3.0 header is not valid UTF-8", ErrFormat)
@@ -124,12 +126,19 @@ func readHeader(r io.Reader) (h Header, bigEndian bool, consumed int64, err erro
 	return h, bigEndian, int64(8+lenSize) + hlen, err
 }
 
-// eofAsTruncated turns the EOF errors of io.ReadFull into a readable reason.
-func eofAsTruncated(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return errors.New("input truncated")
+// isEOF reports whether err means the input ended early.
+func isEOF(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// readError describes a failure to read part of the file: the input ending
+// early is a format error; any other error is the reader's own and is
+// passed on as it is.
+func readError(part string, err error) error {
+	if isEOF(err) {
+		return fmt.Errorf("%w: %s: input truncated", ErrFormat, part)
 	}
-	return err
+	return fmt.Errorf("npy: reading the %s: %w", part, err)
 }
 
 // parseHeaderDict decodes the dict literal of a header. NumPy requires

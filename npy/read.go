@@ -60,7 +60,7 @@ func readExact(r io.Reader, size int64) (*Array, error) {
 	}
 	left := int64(-1)
 	if size >= 0 {
-		left = size - consumed
+		left = max(0, size-consumed)
 	}
 	a, err := readData(r, h, big, left)
 	if err != nil {
@@ -86,7 +86,7 @@ func readData(r io.Reader, h Header, big bool, left int64) (*Array, error) {
 	}
 	data, err := readBounded(r, int64(n), left)
 	if err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		if isEOF(err) {
 			have := int64(len(data))
 			if have == 0 && left > 0 {
 				have = left
@@ -94,7 +94,7 @@ func readData(r io.Reader, h Header, big bool, left int64) (*Array, error) {
 			return nil, fmt.Errorf("%w: data length: shape %v of %v needs %d bytes, input has %d",
 				ErrFormat, h.Shape, h.DType, n, have)
 		}
-		return nil, err
+		return nil, readError("data", err)
 	}
 	if big {
 		swapBytes(data, h.DType)

@@ -212,3 +212,34 @@ func TestReadLyingHeaderMemory(t *testing.T) {
 		}
 	}
 }
+
+// failingReader delivers its bytes, then fails with err instead of EOF.
+type failingReader struct {
+	b   []byte
+	err error
+}
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	if len(f.b) == 0 {
+		return 0, f.err
+	}
+	n := copy(p, f.b)
+	f.b = f.b[n:]
+	return n, nil
+}
+
+// TestReadIOErrorPassesThrough checks that a failing reader's own error is
+// returned, not disguised as malformed data, wherever the read fails.
+func TestReadIOErrorPassesThrough(t *testing.T) {
+	boom := errors.New("disk on fire")
+	full := rawNPY(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }", make([]byte, 8))
+	for _, cut := range []int{0, 4, 9, 30, len(full) - 3} {
+		_, err := Read(&failingReader{full[:cut], boom})
+		if !errors.Is(err, boom) || errors.Is(err, ErrFormat) {
+			t.Errorf("cut at %d: err = %v, want the reader's error only", cut, err)
+		}
+	}
+	if err := Write(&bytes.Buffer{}, nil); !errors.Is(err, ErrArray) {
+		t.Errorf("Write(nil) err = %v, want ErrArray", err)
+	}
+}

@@ -32,6 +32,9 @@ func WriteHeader(w io.Writer, h Header) error {
 // header describes. A BFloat16 array is refused with an error wrapping
 // dtype.ErrDType, since NumPy has no such type: cast to float32 first.
 func Write(w io.Writer, a *Array) error {
+	if a == nil {
+		return fmt.Errorf("npy: %w: nil array", ErrArray)
+	}
 	n, err := a.DataLen()
 	if err != nil {
 		if a.DType.Valid() {
