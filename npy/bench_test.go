@@ -2,6 +2,7 @@ package npy
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -23,8 +24,8 @@ func benchFile(b *testing.B, descr string) []byte {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(9, 10))
 	data := make([]byte, benchBytes)
-	for i := range data {
-		data[i] = byte(rng.Uint32())
+	for i := 0; i < len(data); i += 8 {
+		binary.LittleEndian.PutUint64(data[i:], rng.Uint64())
 	}
 	d, _, err := parseDescr(descr)
 	if err != nil {

@@ -36,17 +36,17 @@ type Header struct {
 // 0-d), or an error wrapping ErrFormat when a dimension is negative or the
 // product does not fit in an int.
 func (h Header) NumElements() (int, error) {
-	n := 1
+	empty := false
 	for _, d := range h.Shape {
 		if d < 0 {
 			return 0, fmt.Errorf("%w: shape %v has a negative dimension", ErrFormat, h.Shape)
 		}
+		empty = empty || d == 0
 	}
-	for _, d := range h.Shape {
-		if d == 0 { // an empty array, however large its other dimensions
-			return 0, nil
-		}
+	if empty { // no elements, however large the other dimensions
+		return 0, nil
 	}
+	n := 1
 	for _, d := range h.Shape {
 		hi, lo := bits.Mul64(uint64(n), uint64(d))
 		if hi != 0 || lo > math.MaxInt {
