@@ -339,7 +339,7 @@ func TestDocumentedExamples(t *testing.T) {
 	bf("float64 1+2^-8+2^-40 → bfloat16", one[bfloat16.BFloat16](dtype.BFloat16, dtype.Float64, 1+0x1p-8+0x1p-40), 0x3f81)
 	bf("int32 2^24+2^16+1 → bfloat16", one[bfloat16.BFloat16](dtype.BFloat16, dtype.Int32, int32(1<<24+1<<16+1)), 0x4b81)
 	bf("uint64 2^24+2^16+1 → bfloat16", one[bfloat16.BFloat16](dtype.BFloat16, dtype.Uint64, uint64(1<<24+1<<16+1)), 0x4b81)
-	bf("int64 -(2^24+2^16+1) → bfloat16", one[bfloat16.BFloat16](dtype.BFloat16, dtype.Int64, int64(-(1<<24 + 1<<16 + 1))), 0xcb81)
+	bf("int64 -(2^24+2^16+1) → bfloat16", one[bfloat16.BFloat16](dtype.BFloat16, dtype.Int64, int64(-(1<<24+1<<16+1))), 0xcb81)
 	bf("float16 65504 → bfloat16", one[bfloat16.BFloat16](dtype.BFloat16, dtype.Float16, float16.Fromfloat32(65504)), 0x4780)
 	bf("float32 0x7fffffff (NaN) → bfloat16 stays NaN", one[bfloat16.BFloat16](dtype.BFloat16, dtype.Float32, math.Float32frombits(0x7fffffff))&0x7fc0, 0x7fc0)
 	bf("float32 0xff800001 (NaN) → bfloat16 stays NaN", one[bfloat16.BFloat16](dtype.BFloat16, dtype.Float32, math.Float32frombits(0xff800001))&0x7fc0, 0x7fc0)
