@@ -289,8 +289,9 @@ func arange(op string, start, stop, step float64, n int, dt DType) (*Tensor, err
 // Floats are uniform in [lo, hi) before rounding to the dtype (rounding may
 // reach hi in float16 and bfloat16); complex numbers have real and
 // imaginary parts drawn that way. Integers are uniform over the whole
-// numbers x with lo <= x < hi, which must exist and fit the dtype. Bools are
-// fair coin flips; lo and hi are ignored.
+// numbers x with lo <= x < hi that the dtype holds (there must be one):
+// Rand(seed, Int8, -3, 3) draws from -3..2, and Rand(seed, Uint8, 0, 1e9)
+// from 0..255. Bools are fair coin flips; lo and hi are ignored.
 func Rand(seed uint64, dt DType, lo, hi float64, shape ...int) (*Tensor, error) {
 	const op = "rand"
 	if err := checkDType(op, dt); err != nil {
@@ -310,15 +311,9 @@ func Rand(seed uint64, dt DType, lo, hi float64, shape ...int) (*Tensor, error) 
 	case dt == Bool:
 		fillRandom(storageOf[bool](t), func() bool { return rng.Uint64()&1 == 1 })
 	case dt.IsInteger():
-		first, last := math.Ceil(lo), math.Ceil(hi)-1
-		if first > last {
-			return nil, opErr(op, ErrValue, "no whole number lies in [%v, %v)", lo, hi)
-		}
-		if err := fitsInteger(first, dt); err != nil {
-			return nil, wrapErr(op, err)
-		}
-		if err := fitsInteger(last, dt); err != nil {
-			return nil, wrapErr(op, err)
+		first, last, ok := integerBounds(lo, hi, dt)
+		if !ok {
+			return nil, opErr(op, ErrValue, "no %v value lies in [%v, %v)", dt, lo, hi)
 		}
 		randomIntegers(t, rng, first, last)
 	default:
@@ -347,17 +342,39 @@ func Rand(seed uint64, dt DType, lo, hi float64, shape ...int) (*Tensor, error) 
 	return t, nil
 }
 
-// randomIntegers fills the integer tensor t with whole numbers uniform in
-// [first, last], both already checked to fit its dtype.
-func randomIntegers(t *Tensor, rng *rand.Rand, first, last float64) {
-	// Draw an offset below the span and add it to first in the dtype's
-	// own arithmetic, so that spans beyond 2^53 stay exact.
-	var span uint64
-	if first < 0 && last >= 0 {
-		span = uint64(-first) + uint64(last) + 1 // may wrap to 0: the full 2^64 range
-	} else {
-		span = uint64(last-first) + 1
+// integerBounds returns the first and last whole number in [lo, hi) that
+// the integer dtype dt holds, as the bits of that dtype widened to 64 (two's
+// complement for signed dtypes), and false when there is none.
+func integerBounds(lo, hi float64, dt DType) (first, last uint64, ok bool) {
+	minI, maxU := integerRange(dt)
+	// Both ends of the dtype's range are powers of two (or their
+	// negatives), exact in float64; top is one past the largest value.
+	bottom, top := float64(minI), float64(maxU)+1
+	if dt.Bits() == 64 && !dt.IsSigned() {
+		top = 1 << 64
 	}
+	f, l := max(math.Ceil(lo), bottom), math.Ceil(hi)-1
+	if f > l || f >= top || l < bottom {
+		return 0, 0, false
+	}
+	toBits := func(x float64) uint64 {
+		if x >= top {
+			return maxU
+		}
+		if x < 0 {
+			return uint64(int64(x))
+		}
+		return uint64(x)
+	}
+	return toBits(f), toBits(l), true
+}
+
+// randomIntegers fills the integer tensor t with whole numbers uniform in
+// [first, last], given as the 64-bit patterns of values of its dtype.
+func randomIntegers(t *Tensor, rng *rand.Rand, first, last uint64) {
+	// Draw an offset below the span and add it to first in wrapping
+	// 64-bit arithmetic, which is exact for signed values too.
+	span := last - first + 1 // 0 stands for the full 2^64 values
 	draw := func() uint64 {
 		if span == 0 {
 			return rng.Uint64()
@@ -365,8 +382,7 @@ func randomIntegers(t *Tensor, rng *rand.Rand, first, last float64) {
 		return rng.Uint64N(span)
 	}
 	if t.dtype.IsSigned() {
-		base := int64(first)
-		next := func() int64 { return base + int64(draw()) }
+		next := func() int64 { return int64(first + draw()) }
 		switch t.dtype {
 		case Int8:
 			fillRandom(storageOf[int8](t), func() int8 { return int8(next()) })
@@ -379,8 +395,7 @@ func randomIntegers(t *Tensor, rng *rand.Rand, first, last float64) {
 		}
 		return
 	}
-	base := uint64(first)
-	next := func() uint64 { return base + draw() }
+	next := func() uint64 { return first + draw() }
 	switch t.dtype {
 	case Uint8:
 		fillRandom(storageOf[uint8](t), func() uint8 { return uint8(next()) })
