@@ -65,3 +65,28 @@ func BenchmarkNaive(b *testing.B) {
 		})
 	}
 }
+
+// benchBatch reports GFLOP/s of MulBatch over contiguous stacked matrices;
+// shareB makes every B_i the same matrix (a broadcast batch).
+func benchBatch(b *testing.B, batch, m, n, k int, shareB bool) {
+	a := Matrix[float32]{ones[float32](batch * m * k), 0, k, 1}
+	bb := Matrix[float32]{ones[float32](batch * k * n), 0, n, 1}
+	c := Matrix[float32]{make([]float32, batch*m*n), 0, n, 1}
+	aOffs, bOffs, cOffs := make([]int, batch), make([]int, batch), make([]int, batch)
+	for i := range batch {
+		aOffs[i], cOffs[i] = i*m*k, i*m*n
+		if !shareB {
+			bOffs[i] = i * k * n
+		}
+	}
+	for b.Loop() {
+		MulBatch(batch, m, n, k, a, bb, c, aOffs, bOffs, cOffs, Options{Threads: 2})
+	}
+	b.ReportMetric(2*float64(batch*m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+func BenchmarkMulBatch(b *testing.B) {
+	b.Run("f32/16384x8x8/t2", func(b *testing.B) { benchBatch(b, 16384, 8, 8, 8, false) })
+	b.Run("f32/512x64x64@64x64/t2", func(b *testing.B) { benchBatch(b, 512, 64, 64, 64, true) })
+	b.Run("f32/512x64x64@512x64x64/t2", func(b *testing.B) { benchBatch(b, 512, 64, 64, 64, false) })
+}

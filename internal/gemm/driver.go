@@ -46,7 +46,24 @@ func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
 	if special(m, n, k, a, b, c, opt) {
 		return
 	}
+	if small := smallFor(m, n, k, b, c); small != nil && kern.round == nil {
+		mulSmall(small, m, n, k, a, b, c, opt.threads())
+		return
+	}
 	newJob(kern, m, n, k, a, b, c).parallel(opt.threads())
+}
+
+// mulSmall runs a small kernel over rows of C split between goroutines.
+func mulSmall[T Elem](small smallKernel[T], m, n, k int, a, b, c Matrix[T], threads int) {
+	zero := []int{0}
+	threads = max(1, min(threads, m*n*k/minFlopsPerThread))
+	step := ceilDiv(m, threads)
+	var wg sync.WaitGroup
+	for i0 := 0; i0 < m; i0 += step {
+		rows := min(step, m-i0)
+		wg.Go(func() { small(rows, n, k, a.shift(i0, 0), b, c.shift(i0, 0), zero, zero, zero) })
+	}
+	wg.Wait()
 }
 
 // parallel splits C into up to threads rectangles along its longer side (in

@@ -1,0 +1,79 @@
+package gemm
+
+import "sync"
+
+// MulBatch computes batch independent products C_i = A_i·B_i, each m×k times
+// k×n, where A_i is the view a with Off += aOffs[i] (likewise B_i and C_i);
+// offsets may repeat (broadcast batches). Each product follows Mul's rules.
+//
+// Tiny matrices go through one small-kernel call for the whole batch rather
+// than one packed product each; a batch that is really one tall product (B
+// shared, A and C stacked at a uniform stride) is computed as that product;
+// otherwise matrices are spread over goroutines, or a few large ones use the
+// goroutines inside each product.
+func MulBatch[T Elem](batch, m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int, opt Options) {
+	if batch <= 0 || m <= 0 || n <= 0 {
+		return
+	}
+	aOffs, bOffs, cOffs = aOffs[:batch], bOffs[:batch], cOffs[:batch]
+	if k <= 0 {
+		for _, off := range cOffs {
+			fillZero(m, n, c.withOff(c.Off+off))
+		}
+		return
+	}
+	if stacked(m, a, c, aOffs, bOffs, cOffs) {
+		Mul(batch*m, n, k, a.withOff(a.Off+aOffs[0]), b.withOff(b.Off+bOffs[0]), c.withOff(c.Off+cOffs[0]), opt)
+		return
+	}
+	threads := max(1, min(opt.threads(), batch*m*n*k/minFlopsPerThread))
+	if small := smallFor(m, n, k, b, c); small != nil && !opt.TF32 {
+		split(batch, threads, func(i0, i1 int) {
+			small(m, n, k, a, b, c, aOffs[i0:i1], bOffs[i0:i1], cOffs[i0:i1])
+		})
+		return
+	}
+	if batch < threads {
+		// Few large products: let each use all the goroutines.
+		for i := range batch {
+			Mul(m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), opt)
+		}
+		return
+	}
+	one := opt
+	one.Threads = 1
+	split(batch, threads, func(i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			Mul(m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), one)
+		}
+	})
+}
+
+// withOff returns the view with its offset replaced.
+func (x Matrix[T]) withOff(off int) Matrix[T] { x.Off = off; return x }
+
+// stacked reports whether the batch is one (batch·m)×k by k×n product: every
+// B_i is the same matrix and A_i, C_i follow each other at m rows' stride.
+func stacked[T any](m int, a, c Matrix[T], aOffs, bOffs, cOffs []int) bool {
+	for i := 1; i < len(aOffs); i++ {
+		if bOffs[i] != bOffs[0] || aOffs[i]-aOffs[i-1] != m*a.RS || cOffs[i]-cOffs[i-1] != m*c.RS {
+			return false
+		}
+	}
+	return true
+}
+
+// split runs f over [0, n) cut into up to parts contiguous ranges, one
+// goroutine each (the caller's own goroutine when parts is 1).
+func split(n, parts int, f func(i0, i1 int)) {
+	if parts <= 1 {
+		f(0, n)
+		return
+	}
+	step := ceilDiv(n, parts)
+	var wg sync.WaitGroup
+	for i0 := 0; i0 < n; i0 += step {
+		wg.Go(func() { f(i0, min(i0+step, n)) })
+	}
+	wg.Wait()
+}

@@ -1,0 +1,45 @@
+//go:build !purego
+
+package gemm
+
+import (
+	"unsafe"
+
+	"github.com/tensor-go/tensor/internal/cpufeat"
+)
+
+// The AVX-512 small kernels (small_amd64.s): mask has the low n bits set;
+// strides are in elements; offsets index aoffs[0:batch] etc.
+
+//go:noescape
+func smallF32AVX512(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
+
+//go:noescape
+func smallF64AVX512(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
+
+// smallAsm adapts an assembly small kernel to smallKernel. The slices'
+// first elements serve as base pointers (offsets are relative to them).
+func smallAsm[T float32 | float64](f func(batch, m, k, mask int, a *T, ars, acs int, aoffs *int, b *T, brs int, boffs *int, c *T, crs int, coffs *int)) smallKernel[T] {
+	return func(m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int) {
+		if len(aOffs) == 0 {
+			return
+		}
+		if !inside(a) || !inside(b) || !inside(c) {
+			// The base pointers would point outside their slices.
+			smallGo(m, n, k, a, b, c, aOffs, bOffs, cOffs)
+			return
+		}
+		base := func(x Matrix[T]) *T { return (*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(x.Data)), x.Off*int(unsafe.Sizeof(*new(T))))) }
+		f(len(aOffs), m, k, 1<<n-1, base(a), a.RS, a.CS, &aOffs[0], base(b), b.RS, &bOffs[0], base(c), c.RS, &cOffs[0])
+	}
+}
+
+func init() {
+	if cpufeat.AVX512 {
+		smallF32, smallWidthF32 = smallAsm(smallF32AVX512), 16
+		smallF64, smallWidthF64 = smallAsm(smallF64AVX512), 8
+	}
+}
+
+// inside reports whether x.Off indexes an element of x.Data.
+func inside[T any](x Matrix[T]) bool { return x.Off >= 0 && x.Off < len(x.Data) }
