@@ -29,7 +29,9 @@ func smallAsm[T float32 | float64](f func(batch, m, k, mask int, a *T, ars, acs 
 			smallGo(m, n, k, a, b, c, aOffs, bOffs, cOffs)
 			return
 		}
-		base := func(x Matrix[T]) *T { return (*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(x.Data)), x.Off*int(unsafe.Sizeof(*new(T))))) }
+		base := func(x Matrix[T]) *T {
+			return (*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(x.Data)), x.Off*int(unsafe.Sizeof(*new(T)))))
+		}
 		f(len(aOffs), m, k, 1<<n-1, base(a), a.RS, a.CS, &aOffs[0], base(b), b.RS, &bOffs[0], base(c), c.RS, &cOffs[0])
 	}
 }
