@@ -2,7 +2,11 @@
 
 package vec
 
-import "github.com/tensor-go/tensor/internal/cpufeat"
+import (
+	"unsafe"
+
+	"github.com/tensor-go/tensor/internal/cpufeat"
+)
 
 // The AVX-512 kernels handle any length (their last vector is masked).
 // The AVX2 kernels stop at the last full vector; tailed finishes in Go.
@@ -103,14 +107,50 @@ func mulScalarF16AVX2(dst, a []uint16, s float32)
 //go:noescape
 func mulScalarBF16AVX2(dst, a []uint16, s float32)
 
+//go:noescape
+func mulF32StreamAVX512(dst, a, b []float32)
+
+//go:noescape
+func mulScalarF32StreamAVX512(dst, a []float32, s float32)
+
+//go:noescape
+func mulF64StreamAVX512(dst, a, b []float64)
+
+//go:noescape
+func mulScalarF64StreamAVX512(dst, a []float64, s float64)
+
+//go:noescape
+func mulI8StreamAVX512(dst, a, b []int8)
+
+//go:noescape
+func mulI16StreamAVX512(dst, a, b []int16)
+
+//go:noescape
+func mulI32StreamAVX512(dst, a, b []int32)
+
+//go:noescape
+func mulScalarI32StreamAVX512(dst, a []int32, s int32)
+
+//go:noescape
+func mulI64StreamAVX512(dst, a, b []int64)
+
+//go:noescape
+func mulF32I32StreamAVX512(dst, a []float32, b []int32)
+
 var mulAVX512 = mulKernels{
-	f32: mulF32AVX512, f64: mulF64AVX512,
-	i8: mulI8AVX512, i16: mulI16AVX512, i32: mulI32AVX512, i64: mulI64AVX512,
-	scalarF32: mulScalarF32AVX512, scalarF64: mulScalarF64AVX512,
-	scalarI8: mulScalarI8AVX512, scalarI16: mulScalarI16AVX512,
-	scalarI32: mulScalarI32AVX512, scalarI64: mulScalarI64AVX512,
-	f32i32: mulF32I32AVX512,
-	f16:    mulF16AVX512, bf16: mulBF16AVX512,
+	f32:       streamed(mulF32AVX512, mulF32StreamAVX512),
+	f64:       streamed(mulF64AVX512, mulF64StreamAVX512),
+	i8:        streamed(mulI8AVX512, mulI8StreamAVX512),
+	i16:       streamed(mulI16AVX512, mulI16StreamAVX512),
+	i32:       streamed(mulI32AVX512, mulI32StreamAVX512),
+	i64:       streamed(mulI64AVX512, mulI64StreamAVX512),
+	scalarF32: streamedScalar(mulScalarF32AVX512, mulScalarF32StreamAVX512),
+	scalarF64: streamedScalar(mulScalarF64AVX512, mulScalarF64StreamAVX512),
+	scalarI8:  mulScalarI8AVX512, scalarI16: mulScalarI16AVX512,
+	scalarI32: streamedScalar(mulScalarI32AVX512, mulScalarI32StreamAVX512),
+	scalarI64: mulScalarI64AVX512,
+	f32i32:    streamed(mulF32I32AVX512, mulF32I32StreamAVX512),
+	f16:       mulF16AVX512, bf16: mulBF16AVX512,
 	scalarF16: mulScalarF16AVX512, scalarBF16: mulScalarBF16AVX512,
 }
 
@@ -136,6 +176,40 @@ var mulAVX2 = mulKernels{
 	bf16:       tailed(8, mulBF16AVX2, mulBF16Go),
 	scalarF16:  tailedScalar(8, mulScalarF16AVX2, mulScalarF16Go),
 	scalarBF16: tailedScalar(8, mulScalarBF16AVX2, mulScalarBF16Go),
+}
+
+// streamSplit returns how many leading elements of dst to store normally:
+// all of them below streamThreshold, else those before the first 64-byte
+// boundary, where the streaming kernel (which needs aligned stores) starts.
+func streamSplit[D any](dst []D) int {
+	size := int(unsafe.Sizeof(*new(D)))
+	if len(dst)*size < streamThreshold {
+		return len(dst)
+	}
+	addr := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
+	return min(int(-addr&63)/size, len(dst)) // Go aligns D to its size, a power of two
+}
+
+// streamed picks between an ordinary and a streaming kernel by streamSplit.
+func streamed[D, A, B any](body, stream func(dst []D, a []A, b []B)) func(dst []D, a []A, b []B) {
+	return func(dst []D, a []A, b []B) {
+		head := streamSplit(dst)
+		body(dst[:head], a[:head], b[:head])
+		if head < len(dst) {
+			stream(dst[head:], a[head:], b[head:])
+		}
+	}
+}
+
+// streamedScalar is streamed for the scalar kernels.
+func streamedScalar[D, S any](body, stream func(dst, a []D, s S)) func(dst, a []D, s S) {
+	return func(dst, a []D, s S) {
+		head := streamSplit(dst)
+		body(dst[:head], a[:head], s)
+		if head < len(dst) {
+			stream(dst[head:], a[head:], s)
+		}
+	}
 }
 
 // tailed runs body on the longest prefix that is a multiple of w elements

@@ -10,9 +10,9 @@
 // and leave the rest to the Go twin.
 
 // LOOP512 runs STEP four vectors at a time, then one at a time, then MSTEP
-// once with K1 masking the remaining lanes. L is lanes per vector; DB, AB and
-// BB are the bytes per vector of dst, a and b.
-#define LOOP512(STEP, MSTEP, L, DB, AB, BB) \
+// once with K1 masking the remaining lanes, then FIN. L is lanes per vector;
+// DB, AB and BB are the bytes per vector of dst, a and b.
+#define LOOP512(STEP, MSTEP, L, DB, AB, BB, FIN) \
 	CMPQ  CX, $(4*L); \
 	JB    one; \
 four: \
@@ -44,6 +44,7 @@ tail: \
 	KMOVQ AX, K1; \
 	MSTEP; \
 done: \
+	FIN; \
 	VZEROUPPER; \
 	RET
 
@@ -75,6 +76,12 @@ one: \
 done: \
 	VZEROUPPER; \
 	RET
+
+// NOFENCE ends a kernel whose stores are ordinary; STREAMED kernels end
+// with SFENCE instead, so that their non-temporal stores are ordered before
+// whatever the goroutine does next (such as handing dst to another one).
+#define NOFENCE
+#define STREAMED SFENCE
 
 // BINARY and SCALAR load the arguments of func(dst, a, b []T) and
 // func(dst, a []T, s S); the scalar kernels broadcast s themselves.
@@ -120,58 +127,58 @@ done: \
 // func mulF32AVX512(dst, a, b []float32)
 TEXT ·mulF32AVX512(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP512(F32V, F32M, 16, 64, 64, 64)
+	LOOP512(F32V, F32M, 16, 64, 64, 64, NOFENCE)
 
 // func mulScalarF32AVX512(dst, a []float32, s float32)
 TEXT ·mulScalarF32AVX512(SB), NOSPLIT, $0-52
 	SCALAR
 	VBROADCASTSS s+48(FP), Z7
-	LOOP512(F32S, F32SM, 16, 64, 64, 0)
+	LOOP512(F32S, F32SM, 16, 64, 64, 0, NOFENCE)
 
 // func mulF64AVX512(dst, a, b []float64)
 TEXT ·mulF64AVX512(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP512(F64V, F64M, 8, 64, 64, 64)
+	LOOP512(F64V, F64M, 8, 64, 64, 64, NOFENCE)
 
 // func mulScalarF64AVX512(dst, a []float64, s float64)
 TEXT ·mulScalarF64AVX512(SB), NOSPLIT, $0-56
 	SCALAR
 	VBROADCASTSD s+48(FP), Z7
-	LOOP512(F64S, F64SM, 8, 64, 64, 0)
+	LOOP512(F64S, F64SM, 8, 64, 64, 0, NOFENCE)
 
 // func mulI16AVX512(dst, a, b []int16)
 TEXT ·mulI16AVX512(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP512(I16V, I16M, 32, 64, 64, 64)
+	LOOP512(I16V, I16M, 32, 64, 64, 64, NOFENCE)
 
 // func mulScalarI16AVX512(dst, a []int16, s int16)
 TEXT ·mulScalarI16AVX512(SB), NOSPLIT, $0-50
 	SCALAR
 	VPBROADCASTW s+48(FP), Z7
-	LOOP512(I16S, I16SM, 32, 64, 64, 0)
+	LOOP512(I16S, I16SM, 32, 64, 64, 0, NOFENCE)
 
 // func mulI32AVX512(dst, a, b []int32)
 TEXT ·mulI32AVX512(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP512(I32V, I32M, 16, 64, 64, 64)
+	LOOP512(I32V, I32M, 16, 64, 64, 64, NOFENCE)
 
 // func mulScalarI32AVX512(dst, a []int32, s int32)
 TEXT ·mulScalarI32AVX512(SB), NOSPLIT, $0-52
 	SCALAR
 	MOVL         s+48(FP), AX
 	VPBROADCASTD AX, Z7
-	LOOP512(I32S, I32SM, 16, 64, 64, 0)
+	LOOP512(I32S, I32SM, 16, 64, 64, 0, NOFENCE)
 
 // func mulI64AVX512(dst, a, b []int64)
 TEXT ·mulI64AVX512(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP512(I64V, I64M, 8, 64, 64, 64)
+	LOOP512(I64V, I64M, 8, 64, 64, 64, NOFENCE)
 
 // func mulScalarI64AVX512(dst, a []int64, s int64)
 TEXT ·mulScalarI64AVX512(SB), NOSPLIT, $0-56
 	SCALAR
 	VPBROADCASTQ s+48(FP), Z7
-	LOOP512(I64S, I64SM, 8, 64, 64, 0)
+	LOOP512(I64S, I64SM, 8, 64, 64, 0, NOFENCE)
 
 // ---- AVX-512: int8, which has no byte multiply ----
 
@@ -202,7 +209,7 @@ TEXT ·mulScalarI64AVX512(SB), NOSPLIT, $0-56
 TEXT ·mulI8AVX512(SB), NOSPLIT, $0-72
 	BINARY
 	BYTEMASKS512
-	LOOP512(I8V, I8M, 64, 64, 64, 64)
+	LOOP512(I8V, I8M, 64, 64, 64, 64, NOFENCE)
 
 // func mulScalarI8AVX512(dst, a []int8, s int8)
 TEXT ·mulScalarI8AVX512(SB), NOSPLIT, $0-49
@@ -210,7 +217,7 @@ TEXT ·mulScalarI8AVX512(SB), NOSPLIT, $0-49
 	BYTEMASKS512
 	VPBROADCASTB s+48(FP), Z7
 	VPANDQ       Z9, Z7, Z6
-	LOOP512(I8S, I8SM, 64, 64, 64, 0)
+	LOOP512(I8S, I8SM, 64, 64, 64, 0, NOFENCE)
 
 // ---- AVX-512: conversions around a float32 multiply ----
 
@@ -220,7 +227,7 @@ TEXT ·mulScalarI8AVX512(SB), NOSPLIT, $0-49
 // func mulF32I32AVX512(dst, a []float32, b []int32)
 TEXT ·mulF32I32AVX512(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP512(F32I32V, F32I32M, 16, 64, 64, 64)
+	LOOP512(F32I32V, F32I32M, 16, 64, 64, 64, NOFENCE)
 
 // Sixteen halves (32 bytes) widen to one zmm of float32. VCVTPS2PH with
 // immediate 0 rounds to nearest even whatever MXCSR says.
@@ -232,13 +239,13 @@ TEXT ·mulF32I32AVX512(SB), NOSPLIT, $0-72
 // func mulF16AVX512(dst, a, b []uint16)
 TEXT ·mulF16AVX512(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP512(F16V, F16M, 16, 32, 32, 32)
+	LOOP512(F16V, F16M, 16, 32, 32, 32, NOFENCE)
 
 // func mulScalarF16AVX512(dst, a []uint16, s float32)
 TEXT ·mulScalarF16AVX512(SB), NOSPLIT, $0-52
 	SCALAR
 	VBROADCASTSS s+48(FP), Z7
-	LOOP512(F16S, F16SM, 16, 32, 32, 0)
+	LOOP512(F16S, F16SM, 16, 32, 32, 0, NOFENCE)
 
 // BF16ROUND512 rounds the float32 lanes of Z0 to bfloat16 in the low half
 // of each lane, as f32ToBF16 does: add 0x7fff plus the lowest kept bit and
@@ -274,14 +281,14 @@ TEXT ·mulScalarF16AVX512(SB), NOSPLIT, $0-52
 TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-72
 	BINARY
 	BF16CONST512
-	LOOP512(BF16V, BF16M, 16, 32, 32, 32)
+	LOOP512(BF16V, BF16M, 16, 32, 32, 32, NOFENCE)
 
 // func mulScalarBF16AVX512(dst, a []uint16, s float32)
 TEXT ·mulScalarBF16AVX512(SB), NOSPLIT, $0-52
 	SCALAR
 	BF16CONST512
 	VBROADCASTSS s+48(FP), Z7
-	LOOP512(BF16S, BF16SM, 16, 32, 32, 0)
+	LOOP512(BF16S, BF16SM, 16, 32, 32, 0, NOFENCE)
 
 // ---- AVX2: same-type products ----
 
@@ -439,3 +446,74 @@ TEXT ·mulScalarBF16AVX2(SB), NOSPLIT, $0-52
 	BF16CONST256
 	VBROADCASTSS s+48(FP), Y7
 	LOOP256(BF16S2, 8, 16, 16, 0)
+
+// ---- AVX-512, streaming: non-temporal stores for outputs far larger than
+// cache, which save the read-for-ownership of every dst line. dst must be
+// 64-byte aligned (the Go side peels the head); the masked tail uses an
+// ordinary store, there being no masked non-temporal one. ----
+
+#define F32VNT(i) VMOVUPS (i*64)(SI), Z0; VMULPS (i*64)(DX), Z0, Z0; VMOVNTPS Z0, (i*64)(DI)
+#define F32SNT(i) VMULPS (i*64)(SI), Z7, Z0; VMOVNTPS Z0, (i*64)(DI)
+#define F64VNT(i) VMOVUPD (i*64)(SI), Z0; VMULPD (i*64)(DX), Z0, Z0; VMOVNTPD Z0, (i*64)(DI)
+#define F64SNT(i) VMULPD (i*64)(SI), Z7, Z0; VMOVNTPD Z0, (i*64)(DI)
+#define I16VNT(i) VMOVDQU16 (i*64)(SI), Z0; VPMULLW (i*64)(DX), Z0, Z0; VMOVNTDQ Z0, (i*64)(DI)
+#define I32VNT(i) VMOVDQU32 (i*64)(SI), Z0; VPMULLD (i*64)(DX), Z0, Z0; VMOVNTDQ Z0, (i*64)(DI)
+#define I32SNT(i) VPMULLD (i*64)(SI), Z7, Z0; VMOVNTDQ Z0, (i*64)(DI)
+#define I64VNT(i) VMOVDQU64 (i*64)(SI), Z0; VPMULLQ (i*64)(DX), Z0, Z0; VMOVNTDQ Z0, (i*64)(DI)
+#define I8VNT(i) VMOVDQU8 (i*64)(SI), Z0; VMOVDQU8 (i*64)(DX), Z1; VPANDQ Z9, Z1, Z4; I8MUL512(Z1, Z4); VMOVNTDQ Z0, (i*64)(DI)
+#define F32I32VNT(i) VCVTDQ2PS (i*64)(DX), Z1; VMULPS (i*64)(SI), Z1, Z0; VMOVNTPS Z0, (i*64)(DI)
+
+// func mulF32StreamAVX512(dst, a, b []float32)
+TEXT ·mulF32StreamAVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(F32VNT, F32M, 16, 64, 64, 64, STREAMED)
+
+// func mulScalarF32StreamAVX512(dst, a []float32, s float32)
+TEXT ·mulScalarF32StreamAVX512(SB), NOSPLIT, $0-52
+	SCALAR
+	VBROADCASTSS s+48(FP), Z7
+	LOOP512(F32SNT, F32SM, 16, 64, 64, 0, STREAMED)
+
+// func mulF64StreamAVX512(dst, a, b []float64)
+TEXT ·mulF64StreamAVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(F64VNT, F64M, 8, 64, 64, 64, STREAMED)
+
+// func mulScalarF64StreamAVX512(dst, a []float64, s float64)
+TEXT ·mulScalarF64StreamAVX512(SB), NOSPLIT, $0-56
+	SCALAR
+	VBROADCASTSD s+48(FP), Z7
+	LOOP512(F64SNT, F64SM, 8, 64, 64, 0, STREAMED)
+
+// func mulI8StreamAVX512(dst, a, b []int8)
+TEXT ·mulI8StreamAVX512(SB), NOSPLIT, $0-72
+	BINARY
+	BYTEMASKS512
+	LOOP512(I8VNT, I8M, 64, 64, 64, 64, STREAMED)
+
+// func mulI16StreamAVX512(dst, a, b []int16)
+TEXT ·mulI16StreamAVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(I16VNT, I16M, 32, 64, 64, 64, STREAMED)
+
+// func mulI32StreamAVX512(dst, a, b []int32)
+TEXT ·mulI32StreamAVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(I32VNT, I32M, 16, 64, 64, 64, STREAMED)
+
+// func mulScalarI32StreamAVX512(dst, a []int32, s int32)
+TEXT ·mulScalarI32StreamAVX512(SB), NOSPLIT, $0-52
+	SCALAR
+	MOVL         s+48(FP), AX
+	VPBROADCASTD AX, Z7
+	LOOP512(I32SNT, I32SM, 16, 64, 64, 0, STREAMED)
+
+// func mulI64StreamAVX512(dst, a, b []int64)
+TEXT ·mulI64StreamAVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(I64VNT, I64M, 8, 64, 64, 64, STREAMED)
+
+// func mulF32I32StreamAVX512(dst, a []float32, b []int32)
+TEXT ·mulF32I32StreamAVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(F32I32VNT, F32I32M, 16, 64, 64, 64, STREAMED)

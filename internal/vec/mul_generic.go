@@ -24,6 +24,15 @@ var mulGo = mulKernels{
 // architecture file may replace it.
 var mulImpl = mulGo
 
+// streamThreshold is the dst size in bytes from which kernels with
+// streaming (non-temporal) stores use them; tests lower it to reach them.
+// Below it dst may well be read again while still cached (by the next
+// operation, or the engine's next run) and a streaming store would push it
+// out to memory. Above it, twice the per-core L2 of current parts, dst
+// would be evicted anyway, and streaming saves the read-for-ownership of
+// every line: a quarter of a multiply's memory traffic.
+var streamThreshold = 4 << 20
+
 // mulVariant names an accelerated kernel set for the tests.
 type mulVariant struct {
 	name    string

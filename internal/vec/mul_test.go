@@ -18,7 +18,8 @@ type mulCase[D, A, B any] struct {
 }
 
 // checkMul runs every accelerated set of c against the Go twin at every
-// edge length and alignment, with sentinels around dst, and in place.
+// edge length and alignment, with sentinels around dst, once as usual and
+// once with streaming stores forced on.
 func checkMul[D, A, B any](t *testing.T, c mulCase[D, A, B]) {
 	t.Helper()
 	if len(mulAccelerated) == 0 {
@@ -35,25 +36,29 @@ func checkMul[D, A, B any](t *testing.T, c mulCase[D, A, B]) {
 		}
 		return z
 	}
+	defer func(saved int) { streamThreshold = saved }(streamThreshold)
 	for _, v := range mulAccelerated {
-		for _, n := range testLengths(r, size) {
-			for _, off := range testOffsets(n) {
-				a, _ := sliceAt(n, (off*3)%16, func() A { return c.genA(r) })
-				b, _ := sliceAt(n+1, (off*5)%16, func() B { return c.genB(r) })
-				want := make([]D, n)
-				c.run(mulGo, want, a, b)
-				dst, buf := sliceAt(n, off, sentinel)
-				c.run(v.kernels, dst, a, b)
-				for i := range dst {
-					if !c.same(dst[i], want[i]) {
-						t.Fatalf("%s/%s n=%d off=%d: dst[%d] = %v, twin %v (a=%v b=%v)",
-							v.name, c.name, n, off, i, dst[i], want[i], a[i], b[i])
+		for _, threshold := range []int{streamThreshold, 0} {
+			streamThreshold = threshold
+			for _, n := range testLengths(r, size) {
+				for _, off := range testOffsets(n) {
+					a, _ := sliceAt(n, (off*3)%16, func() A { return c.genA(r) })
+					b, _ := sliceAt(n+1, (off*5)%16, func() B { return c.genB(r) })
+					want := make([]D, n)
+					c.run(mulGo, want, a, b)
+					dst, buf := sliceAt(n, off, sentinel)
+					c.run(v.kernels, dst, a, b)
+					for i := range dst {
+						if !c.same(dst[i], want[i]) {
+							t.Fatalf("%s/%s n=%d off=%d: dst[%d] = %v, twin %v (a=%v b=%v)",
+								v.name, c.name, n, off, i, dst[i], want[i], a[i], b[i])
+						}
 					}
-				}
-				for i, x := range buf {
-					if (i < guard+off || i >= guard+off+n) && !c.same(x, sentinel()) {
-						t.Fatalf("%s/%s n=%d off=%d: guard element %d overwritten",
-							v.name, c.name, n, off, i-guard-off)
+					for i, x := range buf {
+						if (i < guard+off || i >= guard+off+n) && !c.same(x, sentinel()) {
+							t.Fatalf("%s/%s n=%d off=%d: guard element %d overwritten",
+								v.name, c.name, n, off, i-guard-off)
+						}
 					}
 				}
 			}
@@ -66,6 +71,8 @@ func checkMul[D, A, B any](t *testing.T, c mulCase[D, A, B]) {
 func checkMulInPlace[T, B any](t *testing.T, c mulCase[T, T, B]) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(3, 4))
+	defer func(saved int) { streamThreshold = saved }(streamThreshold)
+	streamThreshold = 0
 	for _, v := range mulAccelerated {
 		for _, n := range []int{1, 7, 63, 64, 65, 257, 1000} {
 			a := make([]T, n)
