@@ -1,0 +1,283 @@
+package main
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tensor-go/tensor"
+	"github.com/tensor-go/tensor/dtype"
+)
+
+// defaultWorkloads is a copy of the project's shared
+// bench/workloads.json, so that the binary benchmarks on its own.
+//
+//go:embed workloads.json
+var defaultWorkloads []byte
+
+// workload is one entry of workloads.json; see its "about" text.
+type workload struct {
+	Name      string          `json:"name"`
+	Op        string          `json:"op"`
+	A         []int           `json:"a"`
+	B         []int           `json:"b"`
+	DType     string          `json:"dtype"`
+	BDType    string          `json:"bdtype"`
+	Axis      json.RawMessage `json:"axis"`
+	Transpose bool            `json:"transpose"`
+	ASparse   string          `json:"a_sparse"`
+	BSparse   string          `json:"b_sparse"`
+	Flops     float64         `json:"flops"`
+	Bytes     float64         `json:"bytes"`
+}
+
+type benchArgs struct {
+	workloads []byte
+	threads   int
+	reps      int
+	filters   []string
+}
+
+func parseBenchArgs(args []string) (*benchArgs, error) {
+	b := &benchArgs{workloads: defaultWorkloads, threads: runtime.NumCPU(), reps: 5}
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if !strings.HasPrefix(arg, "-") {
+			b.filters = append(b.filters, arg)
+			continue
+		}
+		if arg == "--" {
+			b.filters = append(b.filters, args[i+1:]...)
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(arg, "-"), "=")
+		name = strings.TrimPrefix(name, "-")
+		if name == "h" || name == "help" {
+			return nil, usagef("usage: tensor bench [--workloads FILE] [--threads N] [--reps R] [FILTER ...]")
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return nil, usagef("bench: flag %s needs a value", arg)
+			}
+			i++
+			value = args[i]
+		}
+		switch name {
+		case "workloads":
+			data, err := os.ReadFile(value)
+			if err != nil {
+				return nil, fmt.Errorf("tensor: bench: %w", err)
+			}
+			b.workloads = data
+		case "threads", "reps":
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 1 {
+				return nil, usagef("bench: --%s must be a positive integer, not %q", name, value)
+			}
+			if name == "threads" {
+				b.threads = n
+			} else {
+				b.reps = n
+			}
+		default:
+			return nil, usagef("bench: unknown flag %s", arg)
+		}
+	}
+	return b, nil
+}
+
+func runBench(args []string, stdout io.Writer) error {
+	b, err := parseBenchArgs(args)
+	if err != nil {
+		return err
+	}
+	var file struct {
+		Workloads []workload `json:"workloads"`
+	}
+	if err := json.Unmarshal(b.workloads, &file); err != nil {
+		return fmt.Errorf("tensor: bench: workloads: %w", err)
+	}
+	runtime.GOMAXPROCS(b.threads)
+	for _, w := range file.Workloads {
+		if len(b.filters) > 0 && !slices.ContainsFunc(b.filters, func(f string) bool { return strings.Contains(w.Name, f) }) {
+			continue
+		}
+		line := benchOne(w, b)
+		if _, err := fmt.Fprintln(stdout, line); err != nil {
+			return err
+		}
+		// Drop this workload's operands before the next one allocates its own.
+		debug.FreeOSMemory()
+	}
+	return nil
+}
+
+// benchOne times one workload and returns its JSON line.
+func benchOne(w workload, b *benchArgs) string {
+	call, err := prepare(w)
+	if err != nil {
+		return jsonLine("lib", "tensor", "name", w.Name, "error", err.Error())
+	}
+	secs, err := medianTime(call, b.reps)
+	if err != nil {
+		return jsonLine("lib", "tensor", "name", w.Name, "error", err.Error())
+	}
+	fields := []any{"lib", "tensor", "name", w.Name, "threads", b.threads, "seconds", secs}
+	if w.Flops > 0 {
+		fields = append(fields, "gflops", round2(w.Flops/secs/1e9))
+	}
+	if w.Bytes > 0 {
+		fields = append(fields, "gbps", round2(w.Bytes/secs/1e9))
+	}
+	return jsonLine(fields...)
+}
+
+// medianTime calls f once to warm up, then reps times, and returns the
+// median duration in seconds, as the peers script does.
+func medianTime(f func() error, reps int) (float64, error) {
+	if err := f(); err != nil {
+		return 0, err
+	}
+	ts := make([]float64, reps)
+	for i := range ts {
+		start := time.Now()
+		if err := f(); err != nil {
+			return 0, err
+		}
+		ts[i] = time.Since(start).Seconds()
+	}
+	slices.Sort(ts)
+	return ts[len(ts)/2], nil
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// prepare builds a workload's operands and returns the timed call.
+func prepare(w workload) (func() error, error) {
+	if w.ASparse != "" || w.BSparse != "" {
+		// The sparse workloads join here once the library has sparse tensors.
+		return nil, fmt.Errorf("sparse not supported yet")
+	}
+	a, err := operand(w.A, w.DType, 1)
+	if err != nil {
+		return nil, err
+	}
+	if w.Transpose {
+		a = a.Transpose()
+	}
+	var b *tensor.Tensor
+	if w.B != nil {
+		bdt := w.DType
+		if w.BDType != "" {
+			bdt = w.BDType
+		}
+		if b, err = operand(w.B, bdt, 2); err != nil {
+			return nil, err
+		}
+	}
+	switch w.Op {
+	case "matmul":
+		return func() error { _, err := tensor.Matmul(a, b); return err }, nil
+	case "mul":
+		return func() error { _, err := tensor.Mul(a, b); return err }, nil
+	case "prod":
+		opts, err := axisOptions(w.Axis)
+		if err != nil {
+			return nil, err
+		}
+		return func() error { _, err := tensor.Prod(a, opts...); return err }, nil
+	}
+	return nil, fmt.Errorf("unknown op %q", w.Op)
+}
+
+// operand draws the workload's input distribution: floats uniform in
+// [0.9999, 1.0001), so products stay normal; integers uniform in {1, 2}.
+func operand(shape []int, name string, seed uint64) (*tensor.Tensor, error) {
+	dt, err := dtype.Parse(name)
+	if err != nil {
+		return nil, err
+	}
+	if dt.IsFloat() || dt.IsComplex() {
+		return tensor.Rand(seed, dt, 0.9999, 1.0001, shape...)
+	}
+	return tensor.Rand(seed, dt, 1, 3, shape...)
+}
+
+// axisOptions converts the prod workload's axis (null, an int or a list).
+func axisOptions(raw json.RawMessage) ([]tensor.ReduceOption, error) {
+	var v any
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return nil, err
+		}
+	}
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case float64:
+		return []tensor.ReduceOption{tensor.Axis(int(v))}, nil
+	case []any:
+		axes := make([]int, len(v))
+		for i, e := range v {
+			f, ok := e.(float64)
+			if !ok {
+				return nil, fmt.Errorf("axis %v is not a list of ints", v)
+			}
+			axes[i] = int(f)
+		}
+		return []tensor.ReduceOption{tensor.Axis(axes...)}, nil
+	}
+	return nil, fmt.Errorf("axis %v is not null, an int or a list", v)
+}
+
+// jsonLine formats key/value pairs as one JSON object with the spacing of
+// Python's json.dumps, so that lines compare with the peers script's.
+func jsonLine(kv ...any) string {
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i := 0; i+1 < len(kv); i += 2 {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		key, _ := json.Marshal(kv[i])
+		sb.Write(key)
+		sb.WriteString(": ")
+		switch v := kv[i+1].(type) {
+		case float64:
+			sb.WriteString(pyFloat(v))
+		default:
+			val, _ := json.Marshal(v)
+			sb.Write(val)
+		}
+	}
+	sb.WriteByte('}')
+	return sb.String()
+}
+
+// pyFloat formats f as Python's repr does for finite floats.
+func pyFloat(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "null" // not valid JSON otherwise; cannot happen for timings
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if abs := math.Abs(f); abs >= 1e16 || abs != 0 && abs < 1e-4 {
+		mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 64), "e")
+		if len(exp) == 2 {
+			exp = exp[:1] + "0" + exp[1:]
+		}
+		return mant + "e" + exp
+	}
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tensor-go/tensor"
+	"github.com/tensor-go/tensor/cmd/tensor/internal/expr"
+	"github.com/tensor-go/tensor/dtype"
+)
+
+// evalArgs is the parsed command line of "tensor eval".
+type evalArgs struct {
+	out       string // -o: the .npy file to write, or "" to print
+	precision tensor.Precision
+	expr      string
+	bindings  []binding
+}
+
+// binding is NAME=FILE.npy.
+type binding struct{ name, file string }
+
+// parseEvalArgs reads the flags (before EXPR), EXPR and the bindings.
+// An argument starting with '-' that is not a known flag is taken as EXPR,
+// so that "tensor eval '-x * 2' x=a.npy" needs no "--".
+func parseEvalArgs(args []string) (*evalArgs, error) {
+	a := &evalArgs{precision: tensor.Highest}
+	i := 0
+flags:
+	for ; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" {
+			i++
+			break flags
+		}
+		name, value, hasValue := strings.Cut(arg, "=")
+		switch name {
+		case "-o", "--o", "-out", "--out":
+		case "-precision", "--precision":
+		case "-h", "-help", "--help":
+			return nil, usagef("usage: tensor eval [-o OUT.npy] [--precision highest|tf32] EXPR [NAME=FILE.npy ...]")
+		default:
+			break flags
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return nil, usagef("eval: flag %s needs a value", name)
+			}
+			i++
+			value = args[i]
+		}
+		if strings.HasSuffix(name, "o") || strings.HasSuffix(name, "out") {
+			a.out = value
+			continue
+		}
+		switch value {
+		case "highest":
+			a.precision = tensor.Highest
+		case "tf32":
+			a.precision = tensor.TF32
+		default:
+			return nil, usagef("eval: --precision must be highest or tf32, not %q", value)
+		}
+	}
+	if i >= len(args) {
+		return nil, usagef("eval: missing EXPR; usage: tensor eval [-o OUT.npy] [--precision highest|tf32] EXPR [NAME=FILE.npy ...]")
+	}
+	a.expr = args[i]
+	seen := map[string]bool{}
+	for _, arg := range args[i+1:] {
+		name, file, ok := strings.Cut(arg, "=")
+		if !ok || file == "" {
+			return nil, usagef("eval: argument %q after EXPR must be NAME=FILE.npy", arg)
+		}
+		if err := checkBindingName(name); err != nil {
+			return nil, err
+		}
+		if seen[name] {
+			return nil, usagef("eval: name %q is bound twice", name)
+		}
+		seen[name] = true
+		a.bindings = append(a.bindings, binding{name, file})
+	}
+	return a, nil
+}
+
+// checkBindingName accepts Python identifiers that are not constants.
+func checkBindingName(name string) error {
+	if name == "" {
+		return usagef("eval: empty name in NAME=FILE.npy")
+	}
+	for i, c := range name {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return usagef("eval: %q is not a valid name (letters, digits and _, not starting with a digit)", name)
+		}
+	}
+	switch name {
+	case "True", "False", "None", "nan", "inf":
+		return usagef("eval: %q is a constant and cannot be bound", name)
+	}
+	if _, err := dtype.Parse(name); err == nil {
+		return usagef("eval: %q is a dtype name and cannot be bound", name)
+	}
+	return nil
+}
+
+func runEval(args []string, stdout io.Writer) error {
+	a, err := parseEvalArgs(args)
+	if err != nil {
+		return err
+	}
+	n, err := expr.Parse(a.expr)
+	if err != nil {
+		return err
+	}
+	env := &expr.Env{
+		Vars:   map[string]*tensor.Tensor{},
+		Matmul: []tensor.MatmulOption{tensor.WithPrecision(a.precision)},
+	}
+	bound := map[string]bool{}
+	for _, b := range a.bindings {
+		bound[b.name] = true
+	}
+	if err := expr.Check(n, func(name string) bool { return bound[name] }); err != nil {
+		return err
+	}
+	for _, b := range a.bindings {
+		t, err := tensor.LoadNPY(b.file)
+		if err != nil {
+			return err
+		}
+		env.Vars[b.name] = t
+	}
+	v, err := env.Eval(n)
+	if err != nil {
+		return err
+	}
+	if a.out != "" {
+		t, err := expr.AsTensor(v)
+		if err != nil {
+			return err
+		}
+		return tensor.SaveNPY(a.out, t)
+	}
+	text, err := expr.Format(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, text)
+	return err
+}
+
+// isExprUsage reports whether err is a syntax or check error of the
+// expression: the user's typing, like a bad flag.
+func isExprUsage(err error) bool {
+	var se *expr.SyntaxError
+	var ce *expr.CheckError
+	return errors.As(err, &se) || errors.As(err, &ce)
+}

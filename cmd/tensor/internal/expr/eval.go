@@ -1,0 +1,360 @@
+package expr
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/tensor-go/tensor"
+	"github.com/tensor-go/tensor/dtype"
+)
+
+// Env is what an expression is evaluated in.
+type Env struct {
+	// Vars are the tensors bound to names on the command line.
+	Vars map[string]*tensor.Tensor
+	// Matmul holds the options of every matrix product (@ and matmul),
+	// such as the precision.
+	Matmul []tensor.MatmulOption
+}
+
+// Bound reports whether name is bound to a tensor; it suits Check.
+func (env *Env) Bound(name string) bool {
+	_, ok := env.Vars[name]
+	return ok
+}
+
+// Eval evaluates n, which should have passed Check with env.Bound. Errors
+// are *tensor.OpError values whose message names the operation and the
+// offending shapes or values; a CheckError can only come from a node that
+// did not pass Check.
+func (env *Env) Eval(n Node) (Value, error) {
+	switch n := n.(type) {
+	case *IntLit:
+		return parseInt(n.Text)
+	case *FloatLit:
+		return n.Value, nil
+	case *ImagLit:
+		return complex(0, n.Value), nil
+	case *StringLit:
+		return n.Value, nil
+	case *Ident:
+		if t, ok := env.Vars[n.Name]; ok {
+			return t, nil
+		}
+		return constantValue(n.Col(), n.Name)
+	case *ListLit:
+		vs, err := env.evalAll(n.Elems)
+		return List(vs), err
+	case *TupleLit:
+		vs, err := env.evalAll(n.Elems)
+		return Tuple(vs), err
+	case *Unary:
+		return env.negate(n)
+	case *Binary:
+		return env.binary(n)
+	case *Attr:
+		if id, ok := n.X.(*Ident); ok && modules[id.Name] && !env.Bound(id.Name) {
+			return constantValue(n.At+1, n.Name)
+		}
+		x, err := env.Eval(n.X)
+		if err != nil {
+			return nil, err
+		}
+		return attribute(x, n.Name)
+	case *Call:
+		return env.call(n)
+	case *Index:
+		return env.index(n)
+	}
+	return nil, callErrorf(n.Col(), "%T cannot be evaluated here", n)
+}
+
+func (env *Env) evalAll(ns []Node) ([]Value, error) {
+	out := make([]Value, len(ns))
+	for i, n := range ns {
+		v, err := env.Eval(n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// evalErr builds the error of a failed operation in the library's style.
+func evalErr(op string, class error, format string, args ...any) error {
+	return &tensor.OpError{Op: op, Detail: fmt.Sprintf(format, args...), Class: class}
+}
+
+// parseInt converts an integer literal as Python reads it (base prefixes,
+// underscores). Python's ints are unbounded; here they must fit in int64.
+func parseInt(text string) (Value, error) {
+	v, err := strconv.ParseInt(text, 0, 64)
+	if err != nil {
+		return nil, evalErr("literal", tensor.ErrValue, "integer %s does not fit in 64 bits", text)
+	}
+	return v, nil
+}
+
+func constantValue(col int, name string) (Value, error) {
+	switch name {
+	case "True":
+		return true, nil
+	case "False":
+		return false, nil
+	case "None":
+		return nil, nil
+	case "nan":
+		return math.NaN(), nil
+	case "inf":
+		return math.Inf(1), nil
+	}
+	if isDTypeName(name) {
+		return name, nil
+	}
+	return nil, nameErrorf(col, "unknown name '%s'", name)
+}
+
+// negate computes -x: numbers negate, tensors are multiplied by the weak
+// scalar -1 (keeping their dtype). A literal is negated as text so that
+// -9223372036854775808 is representable.
+func (env *Env) negate(n *Unary) (Value, error) {
+	if lit, ok := n.X.(*IntLit); ok && !strings.HasPrefix(lit.Text, "-") {
+		return parseInt("-" + lit.Text)
+	}
+	x, err := env.Eval(n.X)
+	if err != nil {
+		return nil, err
+	}
+	switch x := x.(type) {
+	case int64:
+		if x == math.MinInt64 {
+			return nil, evalErr("neg", tensor.ErrValue, "-(%d) does not fit in 64 bits", x)
+		}
+		return -x, nil
+	case float64:
+		return -x, nil
+	case complex128:
+		return -x, nil
+	case bool:
+		if x {
+			return int64(-1), nil
+		}
+		return int64(0), nil
+	}
+	t, err := toTensor("neg", x)
+	if err != nil {
+		return nil, err
+	}
+	return tensor.Mul(t, int64(-1))
+}
+
+func (env *Env) binary(n *Binary) (Value, error) {
+	x, err := env.Eval(n.X)
+	if err != nil {
+		return nil, err
+	}
+	y, err := env.Eval(n.Y)
+	if err != nil {
+		return nil, err
+	}
+	if n.Op == "@" {
+		return env.matmul(x, y)
+	}
+	return mul(x, y)
+}
+
+// mul multiplies two values: tensors, or numbers as weak scalars.
+func mul(x, y Value) (Value, error) {
+	a, err := operand("mul", x)
+	if err != nil {
+		return nil, err
+	}
+	b, err := operand("mul", y)
+	if err != nil {
+		return nil, err
+	}
+	return tensor.Mul(a, b)
+}
+
+func (env *Env) matmul(x, y Value) (Value, error) {
+	a, err := toTensor("matmul", x)
+	if err != nil {
+		return nil, err
+	}
+	b, err := toTensor("matmul", y)
+	if err != nil {
+		return nil, err
+	}
+	return tensor.Matmul(a, b, env.Matmul...)
+}
+
+// operand converts a value for tensor.Mul: tensors and Go numbers pass as
+// they are (numbers are weak scalars); lists become tensors.
+func operand(op string, v Value) (any, error) {
+	switch v := v.(type) {
+	case *tensor.Tensor, int64, float64, complex128, bool:
+		return v, nil
+	case List:
+		return listTensor(v, dtype.Invalid, op)
+	}
+	return nil, evalErr(op, tensor.ErrValue, "expected a tensor or a number, got %s", typeName(v))
+}
+
+// toTensor converts a value that must be a tensor: lists become tensors
+// of the default dtypes and numbers 0-d tensors (not weak: an operation
+// that takes only tensors, like matmul, sees their default dtype).
+func toTensor(op string, v Value) (*tensor.Tensor, error) {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		return v, nil
+	case List:
+		return listTensor(v, dtype.Invalid, op)
+	case int64, float64, complex128, bool:
+		return listTensor(v, dtype.Invalid, op)
+	}
+	return nil, evalErr(op, tensor.ErrValue, "expected a tensor, got %s", typeName(v))
+}
+
+// attribute evaluates x.name for the names in attributes.
+func attribute(x Value, name string) (Value, error) {
+	t, err := toTensor(name, x)
+	if err != nil {
+		return nil, err
+	}
+	switch name {
+	case "T":
+		return t.Transpose(), nil
+	case "mT":
+		return t.MT()
+	case "shape":
+		return shapeTuple(t.Shape()), nil
+	case "ndim":
+		return int64(t.NDim()), nil
+	case "size":
+		return int64(t.Size()), nil
+	case "dtype":
+		return t.DType().String(), nil
+	}
+	return nil, evalErr(name, tensor.ErrValue, "unknown attribute '%s'", name)
+}
+
+func shapeTuple(s []int) Tuple {
+	out := make(Tuple, len(s))
+	for i, d := range s {
+		out[i] = int64(d)
+	}
+	return out
+}
+
+// call evaluates a function or method call.
+func (env *Env) call(n *Call) (Value, error) {
+	c := checker{bound: env.Bound}
+	fn, name, receiver, err := c.callee(n)
+	if err != nil {
+		return nil, err
+	}
+	slots, err := bind(name, fn, n, receiver != nil)
+	if err != nil {
+		return nil, err
+	}
+	args := make([]Value, len(slots))
+	for i, s := range slots {
+		args[i] = absent
+		if i == 0 && receiver != nil {
+			s = receiver
+		}
+		if s == nil {
+			continue
+		}
+		if args[i], err = env.Eval(s); err != nil {
+			return nil, err
+		}
+	}
+	return fn.call(env, name, args)
+}
+
+// index evaluates x[items]: integers select and drop a dimension, slices
+// select ranges, and ... stands for as many whole dimensions as needed.
+func (env *Env) index(n *Index) (Value, error) {
+	x, err := env.Eval(n.X)
+	if err != nil {
+		return nil, err
+	}
+	t, err := toTensor("index", x)
+	if err != nil {
+		return nil, err
+	}
+	explicit := 0
+	for _, it := range n.Items {
+		if _, ok := it.(*Ellipsis); !ok {
+			explicit++
+		}
+	}
+	var ranges []tensor.Range
+	for _, it := range n.Items {
+		if _, ok := it.(*Ellipsis); ok {
+			for range max(t.NDim()-explicit, 0) {
+				ranges = append(ranges, tensor.All())
+			}
+			continue
+		}
+		r, err := env.rangeOf(it)
+		if err != nil {
+			return nil, err
+		}
+		ranges = append(ranges, r)
+	}
+	return t.Slice(ranges...)
+}
+
+// rangeOf converts one subscript item to a tensor.Range.
+func (env *Env) rangeOf(it Node) (tensor.Range, error) {
+	s, ok := it.(*Slice)
+	if !ok {
+		v, err := env.Eval(it)
+		if err != nil {
+			return tensor.Range{}, err
+		}
+		i, ok := v.(int64)
+		if !ok {
+			return tensor.Range{}, evalErr("index", tensor.ErrIndex, "indices must be integers, slices or '...', got %s", typeName(v))
+		}
+		return tensor.Index(int(i)), nil
+	}
+	var bound [3]*int
+	for k, part := range []Node{s.Lo, s.Hi, s.Step} {
+		if part == nil {
+			continue
+		}
+		v, err := env.Eval(part)
+		if err != nil {
+			return tensor.Range{}, err
+		}
+		switch v := v.(type) {
+		case nil:
+		case int64:
+			b := int(v)
+			bound[k] = &b
+		default:
+			return tensor.Range{}, evalErr("index", tensor.ErrIndex, "slice bounds must be integers or None, got %s", typeName(v))
+		}
+	}
+	var r tensor.Range
+	switch lo, hi := bound[0], bound[1]; {
+	case lo != nil && hi != nil:
+		r = tensor.Span(*lo, *hi)
+	case lo != nil:
+		r = tensor.From(*lo)
+	case hi != nil:
+		r = tensor.Until(*hi)
+	default:
+		r = tensor.All()
+	}
+	if bound[2] != nil {
+		r = r.By(*bound[2])
+	}
+	return r, nil
+}

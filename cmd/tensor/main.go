@@ -1,0 +1,164 @@
+// Command tensor evaluates tensor expressions on .npy files, describes
+// .npy files and benchmarks the library.
+//
+// Usage:
+//
+//	tensor eval [-o OUT.npy] [--precision highest|tf32] EXPR [NAME=FILE.npy ...]
+//	tensor info FILE.npy ...
+//	tensor bench [--workloads FILE] [--threads N] [--reps R] [FILTER ...]
+//	tensor help
+//
+// # eval
+//
+// EXPR is written in Python's expression syntax, so that examples from the
+// MegEngine, NumPy and PyTorch documentation paste as they are:
+//
+//	tensor eval "mul(Tensor([[1, 2, 3], [4, 5, 6]]), 2)"
+//	tensor eval "F.prod(x, axis=(0, 2), keepdims=True)" x=a.npy
+//	tensor eval -o c.npy "a @ b.T" a=a.npy b=b.npy
+//	tensor eval "matmul(zeros((10, 3, 4)), zeros((4,))).shape"
+//
+// Literals: integers and floats (weak scalars: they take the dtype of the
+// tensor they multiply), nan, inf, imaginary numbers (2j), True, False,
+// None, strings, tuples (axes and shapes) and nested lists, which are
+// tensors of the default dtypes (int32 for ints, float32 if any element is
+// a float, bool for bools; [] is float32 of shape (0,)). Dtype names may be
+// written bare (int8) or quoted ("int8").
+//
+// Operators: * (mul), @ (matmul), unary - (multiplication by -1, keeping
+// the dtype), parentheses, subscripts x[1, ::2, -1] and x[..., 0], and
+// the attributes .T (all axes reversed), .mT (last two swapped), .shape
+// (a tuple), .ndim, .size and .dtype.
+//
+// Functions, with Python's positional and keyword arguments: mul(x, y),
+// matmul(x, y), prod(x, axis=None, keepdims=False), tensor(data,
+// dtype=None) (also Tensor and array), astype(x, dtype), transpose(x,
+// axes=None), permute(x, axes), reshape(x, shape), broadcast_to(x, shape),
+// zeros(shape, dtype=None), ones(shape, dtype=None), full(shape,
+// fill_value, dtype=None), arange(start, stop=None, step=None, dtype=None).
+// A prefix F., np., torch. or mge. is ignored. The functions that take a
+// tensor first are also methods: x.prod(axis=0), x.reshape(2, 3),
+// x.astype("float16"), and x.size() is the shape as in PyTorch.
+//
+// Without -o the result is printed: tensors as the library prints them,
+// other values (tuples, ints, dtype names) as Python would. With -o a
+// tensor result (or a number, as a 0-d tensor of its default dtype) is
+// written to an .npy file.
+//
+// # Exit status
+//
+// 0 on success. 1 when the expression is well formed but evaluating it
+// fails (shapes that do not broadcast, axes out of range, dtypes that do
+// not promote, unreadable files), with one line "tensor: OP: DETAIL" on
+// standard error. 2 for usage errors: bad flags or arguments, syntax
+// errors, unknown names, functions or attributes, and calls with the wrong
+// arguments, all detected before any file is read, each reported on one
+// line with its column ("tensor: syntax error at column 7: unexpected ')'").
+//
+// # info
+//
+// Prints one line per file: "a.npy: shape (2, 3), dtype int32, order C,
+// 24 bytes", where bytes counts the data.
+//
+// # bench
+//
+// Runs the workloads of workloads.json (an embedded copy, or --workloads
+// FILE) whose names contain any FILTER, printing one JSON object per line
+// with the fields of the peers script (lib, name, threads, seconds, gflops
+// or gbps), so that the outputs compare line by line.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitFail  = 1 // a valid request that failed
+	exitUsage = 2 // a request that is not valid
+)
+
+const usage = `usage:
+  tensor eval [-o OUT.npy] [--precision highest|tf32] EXPR [NAME=FILE.npy ...]
+  tensor info FILE.npy ...
+  tensor bench [--workloads FILE] [--threads N] [--reps R] [FILTER ...]
+  tensor help
+
+eval evaluates EXPR, a Python expression over the named .npy files, and
+prints the result or writes it to OUT.npy. Example:
+  tensor eval "mul(Tensor([[1, 2, 3], [4, 5, 6]]), 2)"
+  tensor eval "F.prod(x, axis=0)" x=a.npy
+
+Operators: * @ unary - ( ) x[i, a:b:c, ...] .T .mT .shape .ndim .size .dtype
+Functions: mul matmul prod tensor astype transpose permute reshape
+           broadcast_to zeros ones full arange (prefix F. np. torch. optional)
+
+Exit status: 0 success, 1 the operation failed, 2 usage or syntax error.
+`
+
+// usageError is a bad command line: reported with exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line args and returns the exit status. A panic
+// (a bug) is reported as one line rather than a trace.
+func run(args []string, stdout, stderr io.Writer) (status int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "tensor: internal error: %v\n", r)
+			status = exitFail
+		}
+	}()
+	err := dispatch(args, stdout)
+	if err == nil {
+		return exitOK
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "tensor: ") {
+		msg = "tensor: " + msg
+	}
+	// One line, whatever the error text holds.
+	fmt.Fprintln(stderr, strings.ReplaceAll(msg, "\n", " "))
+	if isUsage(err) {
+		return exitUsage
+	}
+	return exitFail
+}
+
+func dispatch(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return usagef("missing command; run 'tensor help' for usage")
+	}
+	switch args[0] {
+	case "eval":
+		return runEval(args[1:], stdout)
+	case "info":
+		return runInfo(args[1:], stdout)
+	case "bench":
+		return runBench(args[1:], stdout)
+	case "help", "-h", "-help", "--help":
+		_, err := io.WriteString(stdout, usage)
+		return err
+	}
+	return usagef("unknown command %q; run 'tensor help' for usage", args[0])
+}
+
+// isUsage reports whether err is the user's typing rather than a failure.
+func isUsage(err error) bool {
+	var u *usageError
+	return errors.As(err, &u) || isExprUsage(err)
+}
