@@ -31,7 +31,36 @@ var (
 	avx512KernelI32 = newKernel("avx512-i32-12x32", 12, 32, 384, 144, 640, igemm12x32AVX512)
 )
 
+// The AVX2+FMA micro-kernels (kernel_avx2_amd64.s), 6 rows by two ymm.
+
+//go:noescape
+func sgemm6x16AVX2(k int, a, b, c *float32, ldc int, accumulate bool)
+
+//go:noescape
+func dgemm6x8AVX2(k int, a, b, c *float64, ldc int, accumulate bool)
+
+//go:noescape
+func igemm6x16AVX2(k int, a, b, c *int32, ldc int, accumulate bool)
+
+// Blocking of the AVX2 kernels:
+//
+//	float32/int32 6×16: kc 512 gives a 6×512×4 = 12 KiB A sliver in L1;
+//	  nc 512 a 512×512×4 = 1 MiB B panel, half of L2; mc 120 a 240 KiB
+//	  A block beside it.
+//	float64 6×8: kc 256 gives a 12 KiB A sliver; nc 512 a 1 MiB B panel;
+//	  mc 120 a 240 KiB A block.
+var (
+	avx2KernelF32 = newKernel("avx2-f32-6x16", 6, 16, 512, 120, 512, sgemm6x16AVX2)
+	avx2KernelF64 = newKernel("avx2-f64-6x8", 6, 8, 256, 120, 512, dgemm6x8AVX2)
+	avx2KernelI32 = newKernel("avx2-i32-6x16", 6, 16, 512, 120, 512, igemm6x16AVX2)
+)
+
 func init() {
+	if cpufeat.AVX2FMA && !cpufeat.AVX512 {
+		kernelF32 = avx2KernelF32
+		kernelF64 = avx2KernelF64
+		kernelI32 = avx2KernelI32
+	}
 	if cpufeat.AVX512 {
 		avx512KernelF32.microRowA = sgemm12x32AVX512RowA
 		avx512KernelF64.microRowA = dgemm12x16AVX512RowA
