@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tensor-go/tensor/shape"
 )
@@ -52,14 +53,15 @@ func inferShape(s []int, size int) ([]int, error) {
 			return nil, fmt.Errorf("only one dimension can be -1: %w", ErrShape)
 		case d < 0:
 			return nil, fmt.Errorf("negative dimension %d: %w", d, ErrShape)
+		case d > 0 && known > math.MaxInt/d:
+			return nil, fmt.Errorf("more elements than fit in an int: %w", ErrShape)
 		default:
 			known *= d
-			if _, err := shape.Size(out[:i+1]); err != nil {
-				return nil, err
-			}
 		}
 	}
 	if free >= 0 {
+		// With a zero among the known dimensions any value would fit, so
+		// the free one is ambiguous, as NumPy also finds.
 		if known == 0 || size%known != 0 {
 			return nil, fmt.Errorf("the size %d is not a multiple of %d: %w", size, known, ErrShape)
 		}
