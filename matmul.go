@@ -1,0 +1,454 @@
+package tensor
+
+import (
+	"unsafe"
+
+	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/blocked"
+	"github.com/tensor-go/tensor/internal/cast"
+	"github.com/tensor-go/tensor/internal/gemm"
+	"github.com/tensor-go/tensor/shape"
+)
+
+// Matmul returns the matrix product of a and b with PyTorch's rules
+// (semantics §7):
+//
+//   - 1-D·1-D of equal length is the dot product, a 0-d tensor;
+//   - (M, K)@(K, N) is (M, N); a 1-D first operand is a row (1, K) and a
+//     1-D second operand a column (K, 1), and the added dimension is
+//     dropped from the result;
+//   - all but the last two dimensions are batch dimensions, which broadcast
+//     mutually: (j, 1, n, m)@(k, m, p) is (j, k, n, p); the matrix
+//     dimensions never broadcast;
+//   - the dtypes promote as for Mul (uint64 with a signed integer is an
+//     error); integers wrap, bool@bool is the OR of ANDs, float16 and
+//     bfloat16 accumulate in float32 and round once, complex operands are
+//     not conjugated;
+//   - nothing is skipped, so 0·Inf in a sum gives NaN, and every sum starts
+//     at +0; K = 0 gives zeros.
+//
+// float32 products are exact IEEE float32 unless TF32 precision is chosen,
+// per call with WithPrecision or for the process with SetMatmulPrecision.
+//
+// The operands may be any views (transposed, stepped, reversed, broadcast);
+// broadcast batches are read in place, never materialised. The result is a
+// new contiguous tensor.
+func Matmul(a, b *Tensor, opts ...MatmulOption) (*Tensor, error) {
+	p, err := planMatmul(a, b, opts)
+	if err != nil {
+		return nil, err
+	}
+	out, err := empty(p.dtype, p.shapes.Out)
+	if err != nil {
+		return nil, wrapErr("matmul", err)
+	}
+	if err := p.run(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// MatmulInto writes the matrix product of a and b (see Matmul) into out.
+// out must have exactly the shape and dtype of the result, or the call
+// fails with ErrShape or ErrDType and out is untouched. out may be a
+// non-contiguous view and may share storage with a or b: the result is then
+// computed into a temporary first, as if out were distinct. Whatever out
+// held before is overwritten, even with K = 0.
+func MatmulInto(out, a, b *Tensor, opts ...MatmulOption) error {
+	p, err := planMatmul(a, b, opts)
+	if err != nil {
+		return err
+	}
+	if out == nil {
+		return opErr("matmul", ErrValue, "nil output tensor")
+	}
+	if !shape.Equal(out.shape, p.shapes.Out) {
+		return opErr("matmul", ErrShape, "output shape %s differs from the result shape %s of %s and %s",
+			shape.String(out.shape), shape.String(p.shapes.Out), shape.String(a.shape), shape.String(b.shape))
+	}
+	if out.dtype != p.dtype {
+		return opErr("matmul", ErrDType, "output dtype %v differs from the result dtype %v of %v and %v",
+			out.dtype, p.dtype, a.dtype, b.dtype)
+	}
+	if out.Size() == 0 {
+		return nil
+	}
+	for i, st := range out.strides {
+		if st == 0 && out.shape[i] > 1 {
+			return opErr("matmul", ErrLayout, "output of shape %s is a broadcast view (stride 0 in dimension %d): its elements overlap",
+				shape.String(out.shape), i)
+		}
+	}
+	if !matmulSharesStorage(out, a) && !matmulSharesStorage(out, b) {
+		return p.run(out)
+	}
+	tmp, err := empty(p.dtype, p.shapes.Out)
+	if err != nil {
+		return wrapErr("matmul", err)
+	}
+	if err := p.run(tmp); err != nil {
+		return err
+	}
+	return wrapErr("matmul", matmulCopy(out, tmp))
+}
+
+// matmulSharesStorage reports whether x and y are views of the same storage. It
+// does not look at which elements each view reaches: a product read while
+// it is written is wrong even when only one element is shared, and the
+// temporary that avoids it costs O(n²) against the product's O(n³).
+func matmulSharesStorage(x, y *Tensor) bool {
+	return x.storage != nil && x.storage == y.storage
+}
+
+// matmulPlan is a validated product: operands, result dtype and shapes.
+type matmulPlan struct {
+	a, b   *Tensor
+	dtype  dtype.DType
+	shapes shape.MatmulShapes
+	tf32   bool
+}
+
+// planMatmul checks the operands and options and works out the result.
+func planMatmul(a, b *Tensor, opts []MatmulOption) (*matmulPlan, error) {
+	if a == nil || b == nil {
+		return nil, opErr("matmul", ErrValue, "nil operand")
+	}
+	cfg, err := resolveMatmulOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := shape.Matmul(a.shape, b.shape)
+	if err != nil {
+		return nil, wrapErr("matmul", err)
+	}
+	dt, err := dtype.Promote(a.dtype, b.dtype)
+	if err != nil {
+		return nil, wrapErr("matmul", err)
+	}
+	return &matmulPlan{a: a, b: b, dtype: dt, shapes: ms, tf32: cfg.precision == TF32}, nil
+}
+
+// run computes the product into out, which has the result's shape and dtype
+// and shares no storage with the operands.
+func (p *matmulPlan) run(out *Tensor) error {
+	if out.Size() == 0 {
+		return nil
+	}
+	a, b, err := p.operands()
+	if err != nil {
+		return err
+	}
+	tf32 := p.tf32 && p.dtype == dtype.Float32
+	if tf32 && useFastMatmul && (p.shapes.M == 1 || p.shapes.N == 1) {
+		// The fast GEMM's matrix-vector path reads the operands in place and
+		// does not round them to TF32; round copies here instead. A
+		// matrix-vector product reads each operand element once anyway, so
+		// the copy costs about what the product does.
+		if a, err = roundedTF32(a); err != nil {
+			return err
+		}
+		if b, err = roundedTF32(b); err != nil {
+			return err
+		}
+		tf32 = false
+	}
+	switch p.dtype {
+	case dtype.Float16, dtype.BFloat16:
+		return p.runHalf(out, a, b)
+	case dtype.Bool:
+		mulBatches(p, a, b, out, func(m, n, k int, x, y, z blocked.Matrix[bool]) { blocked.MulBool(m, n, k, x, y, z) })
+	case dtype.Int8:
+		mulBatches(p, a, b, out, plainKernel[int8](false))
+	case dtype.Int16:
+		mulBatches(p, a, b, out, plainKernel[int16](false))
+	case dtype.Int32:
+		mulBatches(p, a, b, out, fastKernel[int32](false))
+	case dtype.Int64:
+		mulBatches(p, a, b, out, fastKernel[int64](false))
+	case dtype.Uint8:
+		mulBatches(p, a, b, out, plainKernel[uint8](false))
+	case dtype.Uint16:
+		mulBatches(p, a, b, out, plainKernel[uint16](false))
+	case dtype.Uint32:
+		// Wrapping sums of products are the same bits in int32 and uint32
+		// (two's complement), so the signed fast kernel serves both.
+		mulBatches(p, a, b, out, reinterpretKernel[uint32](fastKernel[int32](false)))
+	case dtype.Uint64:
+		mulBatches(p, a, b, out, reinterpretKernel[uint64](fastKernel[int64](false)))
+	case dtype.Float32:
+		mulBatches(p, a, b, out, fastKernel[float32](tf32))
+	case dtype.Float64:
+		mulBatches(p, a, b, out, fastKernel[float64](false))
+	case dtype.Complex64:
+		mulBatches(p, a, b, out, plainKernel[complex64](false))
+	case dtype.Complex128:
+		mulBatches(p, a, b, out, plainKernel[complex128](false))
+	default:
+		return opErr("matmul", ErrDType, "unsupported dtype %v", p.dtype)
+	}
+	return nil
+}
+
+// operands returns a and b converted to the result dtype. Converting costs a
+// copy of each operand, O(n²) against the product's O(n³), and keeps one
+// kernel per dtype instead of one per pair.
+func (p *matmulPlan) operands() (a, b *Tensor, err error) {
+	a, b = p.a, p.b
+	if a.dtype != p.dtype {
+		if a, err = matmulAsType(a, p.dtype); err != nil {
+			return nil, nil, wrapErr("matmul", err)
+		}
+	}
+	if b.dtype != p.dtype {
+		if b, err = matmulAsType(b, p.dtype); err != nil {
+			return nil, nil, wrapErr("matmul", err)
+		}
+	}
+	return a, b, nil
+}
+
+// runHalf multiplies float16 or bfloat16 operands: each element widens
+// exactly to float32, the sums accumulate in float32 and each result rounds
+// once to the half type (semantics §7). TF32 does not apply: the operands
+// already have fewer mantissa bits than TF32 keeps.
+func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
+	a32, err := matmulAsType(a, dtype.Float32)
+	if err != nil {
+		return wrapErr("matmul", err)
+	}
+	b32, err := matmulAsType(b, dtype.Float32)
+	if err != nil {
+		return wrapErr("matmul", err)
+	}
+	c32, err := empty(dtype.Float32, out.shape)
+	if err != nil {
+		return wrapErr("matmul", err)
+	}
+	mulBatches(p, a32, b32, c32, fastKernel[float32](false))
+	return wrapErr("matmul", matmulCopy(out, c32))
+}
+
+// roundedTF32 returns a contiguous copy of the float32 tensor x with every
+// element rounded to TF32.
+func roundedTF32(x *Tensor) (*Tensor, error) {
+	c, err := empty(dtype.Float32, x.shape)
+	if err != nil {
+		return nil, wrapErr("matmul", err)
+	}
+	if err := matmulCopy(c, x); err != nil {
+		return nil, wrapErr("matmul", err)
+	}
+	s := storageOf[float32](c)
+	for i, v := range s {
+		s[i] = blocked.RoundTF32(v)
+	}
+	return c, nil
+}
+
+// kernel multiplies one (m×k)·(k×n) product into c, overwriting it.
+type kernel[T any] func(m, n, k int, a, b, c blocked.Matrix[T])
+
+// plainKernel returns the blocked Go kernel for T.
+func plainKernel[T blocked.Number](tf32 bool) kernel[T] {
+	return func(m, n, k int, a, b, c blocked.Matrix[T]) { blocked.Mul(m, n, k, a, b, c, tf32) }
+}
+
+// reinterpretKernel runs a kernel for a signed integer type S on unsigned
+// data U of the same width, whose wrapping arithmetic has the same bits.
+func reinterpretKernel[U, S any](k kernel[S]) kernel[U] {
+	return func(m, n, kk int, a, b, c blocked.Matrix[U]) {
+		k(m, n, kk, reinterpretMatrix[S](a), reinterpretMatrix[S](b), reinterpretMatrix[S](c))
+	}
+}
+
+// mulBatches runs kern over every matrix of the broadcast batch. The batch
+// is walked with the operands' own strides (0 along broadcast dimensions), so
+// a broadcast operand is read in place.
+func mulBatches[T any](p *matmulPlan, a, b, c *Tensor, kern kernel[T]) {
+	ms := p.shapes
+	am := matrixOf[T](a, ms.AVector, false)
+	bm := matrixOf[T](b, ms.BVector, true)
+	cm := outMatrixOf[T](c, ms)
+	bs := batchStrides(a, b, c, ms)
+	count := shape.MustSize(ms.Batch)
+	if count == 0 {
+		return
+	}
+	if fold, ok := foldBatch(bs, ms.M, am.RS, cm.RS); ok {
+		// One tall product instead of many short ones.
+		kern(fold*ms.M, ms.N, ms.K, am, bm, cm)
+		return
+	}
+	aOff, bOff, cOff := am.Off, bm.Off, cm.Off
+	idx := make([]int, len(bs))
+	for range count {
+		am.Off, bm.Off, cm.Off = aOff, bOff, cOff
+		kern(ms.M, ms.N, ms.K, am, bm, cm)
+		// Advance the odometer over the batch dimensions, innermost first.
+		for d := len(bs) - 1; d >= 0; d-- {
+			idx[d]++
+			aOff, bOff, cOff = aOff+bs[d].a, bOff+bs[d].b, cOff+bs[d].c
+			if idx[d] < bs[d].size {
+				break
+			}
+			aOff, bOff, cOff = aOff-bs[d].size*bs[d].a, bOff-bs[d].size*bs[d].b, cOff-bs[d].size*bs[d].c
+			idx[d] = 0
+		}
+	}
+}
+
+// batchDim is one batch dimension with each operand's stride along it.
+type batchDim struct{ size, a, b, c int }
+
+// batchStrides returns the batch dimensions of a product with the strides
+// of a, b (0 where they broadcast) and c, dropping dimensions of size 1 and
+// merging neighbours that all three operands walk as one.
+func batchStrides(a, b, c *Tensor, ms shape.MatmulShapes) []batchDim {
+	nb := len(ms.Batch)
+	as := batchStridesOf(a, ms.ABatch, ms.Batch)
+	bs := batchStridesOf(b, ms.BBatch, ms.Batch)
+	var dims []batchDim
+	for d := 0; d < nb; d++ {
+		if ms.Batch[d] == 1 {
+			continue
+		}
+		cur := batchDim{ms.Batch[d], as[d], bs[d], c.strides[d]}
+		if n := len(dims); n > 0 {
+			prev := &dims[n-1]
+			if prev.a == cur.a*cur.size && prev.b == cur.b*cur.size && prev.c == cur.c*cur.size {
+				prev.size *= cur.size
+				prev.a, prev.b, prev.c = cur.a, cur.b, cur.c
+				continue
+			}
+		}
+		dims = append(dims, cur)
+	}
+	return dims
+}
+
+// batchStridesOf returns t's strides along the broadcast batch shape: its
+// own batch dimensions right-aligned, 0 where it is broadcast.
+func batchStridesOf(t *Tensor, own, batch []int) []int {
+	st, err := shape.BroadcastStrides(own, t.strides[:len(own)], batch)
+	if err != nil {
+		panic("matmul: batch shapes were checked by shape.Matmul: " + err.Error())
+	}
+	return st
+}
+
+// foldBatch reports whether the whole batch is one taller product: b is the
+// same matrix for every batch element and the batch steps of a and c are
+// exactly M rows, so batch element i's rows follow element i-1's. It returns
+// the batch count.
+func foldBatch(dims []batchDim, m, ars, crs int) (int, bool) {
+	if len(dims) != 1 || m == 0 {
+		return 0, false
+	}
+	d := dims[0]
+	if d.b != 0 || d.a != m*ars || d.c != m*crs {
+		return 0, false
+	}
+	return d.size, true
+}
+
+// matrixOf returns the strided view of t's last matrix (the first of the
+// batch), with a 1-D t seen as a row (column when asColumn) vector.
+func matrixOf[T any](t *Tensor, vector, asColumn bool) blocked.Matrix[T] {
+	x := blocked.Matrix[T]{Data: storageOf[T](t), Off: t.offset}
+	n := len(t.strides)
+	switch {
+	case vector && asColumn:
+		x.RS = t.strides[0]
+	case vector:
+		x.CS = t.strides[0]
+	default:
+		x.RS, x.CS = t.strides[n-2], t.strides[n-1]
+	}
+	return x
+}
+
+// outMatrixOf returns the strided view of the first result matrix in c,
+// whose shape has the vector dimensions dropped.
+func outMatrixOf[T any](c *Tensor, ms shape.MatmulShapes) blocked.Matrix[T] {
+	x := blocked.Matrix[T]{Data: storageOf[T](c), Off: c.offset}
+	n := len(c.strides)
+	switch {
+	case ms.AVector && ms.BVector:
+	case ms.AVector:
+		x.CS = c.strides[n-1]
+	case ms.BVector:
+		x.RS = c.strides[n-1]
+	default:
+		x.RS, x.CS = c.strides[n-2], c.strides[n-1]
+	}
+	return x
+}
+
+// useFastMatmul selects the assembly GEMM of package gemm for the dtypes it
+// handles (float32, float64, int32, int64, and through reinterpretation
+// uint32 and uint64). Tests turn it off to run everything on the plain
+// blocked kernel.
+var useFastMatmul = true
+
+// fastKernel returns the kernel for a dtype package gemm handles: the fast
+// GEMM, or the plain kernel when useFastMatmul is off.
+func fastKernel[T gemm.Elem](tf32 bool) kernel[T] {
+	if !useFastMatmul {
+		return plainKernel[T](tf32)
+	}
+	opt := gemm.Options{TF32: tf32}
+	return func(m, n, k int, a, b, c blocked.Matrix[T]) {
+		gemm.Mul(m, n, k, gemm.Matrix[T](a), gemm.Matrix[T](b), gemm.Matrix[T](c), opt)
+	}
+}
+
+// reinterpretMatrix views a matrix of U as one of S, a type of the same size.
+func reinterpretMatrix[S, U any](x blocked.Matrix[U]) blocked.Matrix[S] {
+	data := unsafe.Slice((*S)(unsafe.Pointer(unsafe.SliceData(x.Data))), len(x.Data))
+	return blocked.Matrix[S]{Data: data, Off: x.Off, RS: x.RS, CS: x.CS}
+}
+
+// matmulAsType returns a new contiguous copy of x converted to dt.
+//
+// TODO: use AsType from astype.go once it lands; this stand-in keeps the
+// package building meanwhile.
+func matmulAsType(x *Tensor, dt dtype.DType) (*Tensor, error) {
+	c, err := empty(dt, x.shape)
+	if err != nil {
+		return nil, err
+	}
+	return c, matmulCopy(c, x)
+}
+
+// matmulCopy converts src's elements into dst of the same shape, one
+// innermost row at a time.
+//
+// TODO: use copyInto from astype.go once it lands.
+func matmulCopy(dst, src *Tensor) error {
+	n := dst.Size()
+	if n == 0 {
+		return nil
+	}
+	rank := len(dst.shape)
+	inner, ds, ss := 1, 0, 0
+	if rank > 0 {
+		inner = dst.shape[rank-1]
+		ds, ss = dst.strides[rank-1]*dst.dtype.Size(), src.strides[rank-1]*src.dtype.Size()
+	}
+	idx := make([]int, max(rank-1, 0))
+	dOff, sOff := dst.offset, src.offset
+	for range n / inner {
+		cast.Run(unsafe.Add(dst.storage, dOff*dst.dtype.Size()), dst.dtype, ds,
+			unsafe.Add(src.storage, sOff*src.dtype.Size()), src.dtype, ss, inner)
+		for d := len(idx) - 1; d >= 0; d-- {
+			idx[d]++
+			dOff, sOff = dOff+dst.strides[d], sOff+src.strides[d]
+			if idx[d] < dst.shape[d] {
+				break
+			}
+			dOff, sOff = dOff-dst.shape[d]*dst.strides[d], sOff-dst.shape[d]*src.strides[d]
+			idx[d] = 0
+		}
+	}
+	return nil
+}

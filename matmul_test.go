@@ -1,0 +1,992 @@
+package tensor
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/cmplx"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tensor-go/tensor/bfloat16"
+	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/blocked"
+	"github.com/tensor-go/tensor/shape"
+	"github.com/x448/float16"
+)
+
+// mmBothPaths runs f with the fast GEMM and with the plain blocked kernel.
+func mmBothPaths(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	for _, fast := range []bool{true, false} {
+		name := "plain"
+		if fast {
+			name = "fast"
+		}
+		t.Run(name, func(t *testing.T) {
+			old := useFastMatmul
+			useFastMatmul = fast
+			defer func() { useFastMatmul = old }()
+			f(t)
+		})
+	}
+}
+
+// ---- Building operands: random data in random layouts ----
+
+// mmView returns a tensor of dtype dt and shape s whose storage is laid
+// out at random: dimensions in a random memory order, steps of ±1 or ±2
+// (stepped and reversed slices), and, where bcast allows, stride 0 along
+// dimensions that are then broadcast. Every storage element, gaps included,
+// holds a random value.
+func mmView(rng *rand.Rand, dt dtype.DType, s []int, bcast []bool, gen func(*rand.Rand, dtype.DType) any) *Tensor {
+	n := len(s)
+	order := rng.Perm(n) // order[0] is the innermost dimension in memory
+	steps := make([]int, n)
+	for d := range steps {
+		steps[d] = []int{1, 1, 2, -1, -2}[rng.IntN(5)]
+		if bcast != nil && bcast[d] && rng.IntN(2) == 0 {
+			steps[d] = 0
+		}
+	}
+	strides := make([]int, n)
+	offset, size := 0, 1
+	for _, d := range order {
+		if steps[d] == 0 {
+			continue
+		}
+		abs := max(steps[d], -steps[d])
+		strides[d] = steps[d] * size
+		if steps[d] < 0 && s[d] > 0 {
+			offset += (s[d] - 1) * abs * size
+		}
+		size *= max((s[d]-1)*abs+1, 1)
+	}
+	for _, d := range s {
+		if d == 0 {
+			size, offset = 0, 0
+		}
+	}
+	p, err := alloc(dt, size)
+	if err != nil {
+		panic(err)
+	}
+	t := &Tensor{dtype: dt, shape: append([]int{}, s...), strides: strides, offset: offset, storage: p, n: size}
+	for i := 0; i < size; i++ {
+		mmSetRaw(t, i, gen(rng, dt))
+	}
+	return t
+}
+
+// mmSetRaw stores v (a float64, int64, uint64, bool or complex128) as storage
+// element i of t, converted to t's dtype.
+func mmSetRaw(t *Tensor, i int, v any) {
+	switch t.dtype {
+	case Bool:
+		storageOf[bool](t)[i] = v.(bool)
+	case Int8:
+		storageOf[int8](t)[i] = int8(v.(int64))
+	case Int16:
+		storageOf[int16](t)[i] = int16(v.(int64))
+	case Int32:
+		storageOf[int32](t)[i] = int32(v.(int64))
+	case Int64:
+		storageOf[int64](t)[i] = v.(int64)
+	case Uint8:
+		storageOf[uint8](t)[i] = uint8(v.(int64))
+	case Uint16:
+		storageOf[uint16](t)[i] = uint16(v.(int64))
+	case Uint32:
+		storageOf[uint32](t)[i] = uint32(v.(int64))
+	case Uint64:
+		storageOf[uint64](t)[i] = uint64(v.(int64))
+	case Float16:
+		storageOf[float16.Float16](t)[i] = float16.Fromfloat32(float32(v.(float64)))
+	case BFloat16:
+		storageOf[bfloat16.BFloat16](t)[i] = bfloat16.FromFloat64(v.(float64))
+	case Float32:
+		storageOf[float32](t)[i] = float32(v.(float64))
+	case Float64:
+		storageOf[float64](t)[i] = v.(float64)
+	case Complex64:
+		storageOf[complex64](t)[i] = complex64(v.(complex128))
+	case Complex128:
+		storageOf[complex128](t)[i] = v.(complex128)
+	}
+}
+
+// mmGen returns a generator of values for operands whose product has
+// dtype res: the full bit range for integer results (so that wrapping
+// shows), small integers when integers meet floats (exact in every float
+// type, so conversions do not round), normal floats otherwise.
+func mmGen(res dtype.DType) func(*rand.Rand, dtype.DType) any {
+	return func(rng *rand.Rand, dt dtype.DType) any {
+		switch {
+		case dt == Bool:
+			return rng.IntN(3) == 0
+		case dt.IsInteger() && (res.IsInteger() || res == Bool):
+			return int64(rng.Uint64())
+		case dt.IsInteger():
+			if dt.IsSigned() {
+				return int64(rng.IntN(17) - 8)
+			}
+			return int64(rng.IntN(17))
+		case dt.IsFloat():
+			return rng.NormFloat64()
+		default:
+			return complex(rng.NormFloat64(), rng.NormFloat64())
+		}
+	}
+}
+
+// ---- Reading values back, independently of the code under test ----
+
+// mmOffsets returns the storage index of every element of t in row-major
+// order of its shape.
+func mmOffsets(t *Tensor) []int {
+	n := shape.MustSize(t.shape)
+	offs := make([]int, 0, n)
+	idx := make([]int, len(t.shape))
+	for range n {
+		o := t.offset
+		for d, i := range idx {
+			o += i * t.strides[d]
+		}
+		offs = append(offs, o)
+		for d := len(idx) - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < t.shape[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return offs
+}
+
+// mmValue is one element read exactly: integers as their two's complement
+// bits widened to int64, everything else as complex128.
+type mmValue struct {
+	i int64
+	c complex128
+	b bool
+}
+
+func mmRead(t *Tensor) []mmValue {
+	offs := mmOffsets(t)
+	out := make([]mmValue, len(offs))
+	for k, o := range offs {
+		var v mmValue
+		switch t.dtype {
+		case Bool:
+			v.b = storageOf[bool](t)[o]
+		case Int8:
+			v.i = int64(storageOf[int8](t)[o])
+		case Int16:
+			v.i = int64(storageOf[int16](t)[o])
+		case Int32:
+			v.i = int64(storageOf[int32](t)[o])
+		case Int64:
+			v.i = storageOf[int64](t)[o]
+		case Uint8:
+			v.i = int64(storageOf[uint8](t)[o])
+		case Uint16:
+			v.i = int64(storageOf[uint16](t)[o])
+		case Uint32:
+			v.i = int64(storageOf[uint32](t)[o])
+		case Uint64:
+			v.i = int64(storageOf[uint64](t)[o])
+		case Float16:
+			v.c = complex(float64(storageOf[float16.Float16](t)[o].Float32()), 0)
+		case BFloat16:
+			v.c = complex(storageOf[bfloat16.BFloat16](t)[o].Float64(), 0)
+		case Float32:
+			v.c = complex(float64(storageOf[float32](t)[o]), 0)
+		case Float64:
+			v.c = complex(storageOf[float64](t)[o], 0)
+		case Complex64:
+			v.c = complex128(storageOf[complex64](t)[o])
+		case Complex128:
+			v.c = storageOf[complex128](t)[o]
+		}
+		if t.dtype.IsInteger() || t.dtype == Bool {
+			if t.dtype == Bool && v.b {
+				v.i = 1
+			}
+			v.c = complex(float64(v.i), 0)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// mmWrap truncates x to the width and signedness of the integer dtype dt.
+func mmWrap(x int64, dt dtype.DType) int64 {
+	bits := uint(dt.Bits())
+	if bits == 64 {
+		return x
+	}
+	x &= 1<<bits - 1
+	if dt.IsSigned() && x>>(bits-1) != 0 {
+		x -= 1 << bits
+	}
+	return x
+}
+
+// mmRoundoff is half the machine epsilon of a float or complex dtype.
+func mmRoundoff(dt dtype.DType) float64 {
+	switch dt {
+	case Float16:
+		return 0x1p-11
+	case BFloat16:
+		return 0x1p-8
+	case Float32, Complex64:
+		return 0x1p-24
+	}
+	return 0x1p-53
+}
+
+// mmRef is the naive product of a and b, element by element from the
+// definition: pad 1-D operands, broadcast batch indices by hand, and sum in
+// int64 (wrapping, then truncated to the result width), complex128, or
+// logical OR. It also returns, per result element, Σ|a||b|, the scale of the
+// float rounding error.
+func mmRef(a, b *Tensor, res dtype.DType) (vals []mmValue, scale []float64, outShape []int) {
+	as, bs := a.Shape(), b.Shape()
+	if len(as) == 1 {
+		as = []int{1, as[0]}
+	}
+	if len(bs) == 1 {
+		bs = []int{bs[0], 1}
+	}
+	av, bv := mmRead(a), mmRead(b)
+	m, k, n := as[len(as)-2], as[len(as)-1], bs[len(bs)-1]
+	ab, bb := as[:len(as)-2], bs[:len(bs)-2]
+	nb := max(len(ab), len(bb))
+	batch := make([]int, nb)
+	for i := range batch {
+		batch[i] = max(mmDimR(ab, nb-i), mmDimR(bb, nb-i))
+	}
+	outShape = append([]int{}, batch...)
+	if a.NDim() > 1 {
+		outShape = append(outShape, m)
+	}
+	if b.NDim() > 1 {
+		outShape = append(outShape, n)
+	}
+	// index of batch element (row-major over batch) into an operand's own
+	// batch, with broadcasting.
+	ownIndex := func(bi int, own []int) int {
+		idx, mul := 0, 1
+		for d := nb - 1; d >= 0; d-- {
+			i := bi % batch[d]
+			bi /= batch[d]
+			od := d - (nb - len(own))
+			if od < 0 {
+				continue
+			}
+			if own[od] != 1 {
+				idx += i * mul
+			}
+			mul *= own[od]
+		}
+		return idx
+	}
+	count := shape.MustSize(batch)
+	for bi := range count {
+		ao, bo := ownIndex(bi, ab)*m*k, ownIndex(bi, bb)*k*n
+		for i := range m {
+			for j := range n {
+				var v mmValue
+				var sc float64
+				for p := range k {
+					x, y := av[ao+i*k+p], bv[bo+p*n+j]
+					switch {
+					case res == Bool:
+						v.b = v.b || (x.b && y.b)
+					case res.IsInteger():
+						v.i += x.i * y.i
+					default:
+						v.c += x.c * y.c
+						sc += cmplx.Abs(x.c) * cmplx.Abs(y.c)
+					}
+				}
+				if res.IsInteger() {
+					v.i = mmWrap(v.i, res)
+				}
+				vals = append(vals, v)
+				scale = append(scale, sc)
+			}
+		}
+	}
+	return vals, scale, outShape
+}
+
+func mmDimR(s []int, i int) int {
+	if i > len(s) {
+		return 1
+	}
+	return s[len(s)-i]
+}
+
+// mmCheck compares got with the reference product of a and b.
+// Integer and bool results must be exact. A float result may differ from
+// the exact sum by at most
+//
+//	(2K+4)·u_acc·Σ|a||b| + u_res·|exact|
+//
+// where u_acc is the unit roundoff of the accumulation type (float32 for
+// float16 and bfloat16) and u_res that of the result type; the usual
+// bound for a recursive sum is K·u_acc·Σ|a||b|, the factor 2 and the +4
+// leave room for complex arithmetic and blocked summation orders.
+func mmCheck(t *testing.T, got, a, b *Tensor) {
+	t.Helper()
+	res := got.dtype
+	want, scale, wantShape := mmRef(a, b, res)
+	if !shape.Equal(got.shape, wantShape) {
+		t.Fatalf("%v@%v: shape %v, want %v", a.shape, b.shape, got.shape, wantShape)
+	}
+	gv := mmRead(got)
+	k := 0
+	if len(a.shape) > 0 {
+		k = a.shape[len(a.shape)-1]
+	}
+	uacc := mmRoundoff(dtype.Accumulator(res))
+	if res == Complex64 {
+		uacc = mmRoundoff(Float32)
+	}
+	for i := range want {
+		switch {
+		case res == Bool:
+			if gv[i].b != want[i].b {
+				t.Fatalf("%v %v@%v %v: element %d = %v, want %v", a.dtype, a.shape, b.dtype, b.shape, i, gv[i].b, want[i].b)
+			}
+		case res.IsInteger():
+			if gv[i].i != want[i].i {
+				t.Fatalf("%v %v@%v %v -> %v: element %d = %d, want %d", a.dtype, a.shape, b.dtype, b.shape, res, i, gv[i].i, want[i].i)
+			}
+		default:
+			tol := float64(2*k+4)*uacc*scale[i] + mmRoundoff(res)*cmplx.Abs(want[i].c)
+			if d := cmplx.Abs(gv[i].c - want[i].c); !(d <= tol) {
+				t.Fatalf("%v %v@%v %v -> %v: element %d = %v, want %v (error %g > %g)", a.dtype, a.shape, b.dtype, b.shape, res, i, gv[i].c, want[i].c, d, tol)
+			}
+		}
+	}
+}
+
+// mmRandomPair returns operand shapes of ranks ra and rb (1..4) that
+// multiply, with random batch dimensions that broadcast (some 1s, some
+// missing), and masks of the batch dimensions that may be stride 0.
+func mmRandomPair(rng *rand.Rand, ra, rb int) (as, bs []int, abc, bbc []bool) {
+	m, k, n := rng.IntN(6), rng.IntN(7), rng.IntN(6)
+	if rng.IntN(4) != 0 { // mostly nonempty
+		m, k, n = m+1, k+1, n+1
+	}
+	nb := max(ra-2, rb-2, 0)
+	batch := make([]int, nb)
+	for i := range batch {
+		batch[i] = 1 + rng.IntN(3)
+	}
+	mk := func(r int, inner ...int) ([]int, []bool) {
+		if r == 1 {
+			return []int{k}, []bool{false}
+		}
+		s := append([]int{}, batch[nb-(r-2):]...)
+		bc := make([]bool, r)
+		for i := range s {
+			if rng.IntN(3) == 0 {
+				s[i] = 1 // broadcast against the other operand
+			}
+			bc[i] = true
+		}
+		return append(s, inner...), bc
+	}
+	as, abc = mk(ra, m, k)
+	bs, bbc = mk(rb, k, n)
+	return as, bs, abc, bbc
+}
+
+// TestMatmulRanks multiplies every rank combination 1-D..4-D, in random
+// layouts, and checks against the reference.
+func TestMatmulRanks(t *testing.T) {
+	mmBothPaths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(11, 12))
+		for ra := 1; ra <= 4; ra++ {
+			for rb := 1; rb <= 4; rb++ {
+				for _, dt := range []dtype.DType{Float32, Float64, Int32, Int64, Complex128} {
+					for range 4 {
+						as, bs, abc, bbc := mmRandomPair(rng, ra, rb)
+						gen := mmGen(dt)
+						a := mmView(rng, dt, as, abc, gen)
+						b := mmView(rng, dt, bs, bbc, gen)
+						got, err := Matmul(a, b)
+						if err != nil {
+							t.Fatalf("Matmul(%v, %v): %v", as, bs, err)
+						}
+						mmCheck(t, got, a, b)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestMatmulDTypePairs multiplies every pair of dtypes that promote, with
+// the result dtype and values checked against the reference.
+func TestMatmulDTypePairs(t *testing.T) {
+	mmBothPaths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(13, 14))
+		for _, da := range dtype.All {
+			for _, db := range dtype.All {
+				res, err := dtype.Promote(da, db)
+				if err != nil {
+					continue
+				}
+				for range 2 {
+					ra, rb := 1+rng.IntN(3), 1+rng.IntN(3)
+					as, bs, abc, bbc := mmRandomPair(rng, ra, rb)
+					a := mmView(rng, da, as, abc, mmGen(res))
+					b := mmView(rng, db, bs, bbc, mmGen(res))
+					got, err := Matmul(a, b)
+					if err != nil {
+						t.Fatalf("Matmul(%v %v, %v %v): %v", da, as, db, bs, err)
+					}
+					if got.dtype != res {
+						t.Fatalf("Matmul(%v, %v) dtype %v, want %v", da, db, got.dtype, res)
+					}
+					mmCheck(t, got, a, b)
+				}
+			}
+		}
+	})
+}
+
+// TestMatmulLarger crosses the kernels' block edges with moderate sizes.
+func TestMatmulLarger(t *testing.T) {
+	mmBothPaths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(15, 16))
+		for _, dims := range [][3]int{{67, 300, 33}, {1, 513, 70}, {130, 9, 1}, {17, 17, 17}} {
+			for _, dt := range []dtype.DType{Float32, Float64, Int32, Uint8, Float16, Complex64} {
+				m, k, n := dims[0], dims[1], dims[2]
+				a := mmView(rng, dt, []int{2, m, k}, []bool{true, false, false}, mmGen(dt))
+				b := mmView(rng, dt, []int{k, n}, nil, mmGen(dt))
+				got, err := Matmul(a, b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mmCheck(t, got, a, b)
+			}
+		}
+	})
+}
+
+func mmSlice[T Element](t *testing.T, data []T, s ...int) *Tensor {
+	t.Helper()
+	x, err := FromSlice(data, s...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+func TestMatmulSpecialValues(t *testing.T) {
+	mmBothPaths(t, func(t *testing.T) {
+		inf, negZero := math.Inf(1), math.Copysign(0, -1)
+		for _, dt := range []dtype.DType{Float16, BFloat16, Float32, Float64, Complex64, Complex128} {
+			// No zero skipping: [[1, 0]]@[[2], [inf]] is [[nan]].
+			a, _ := matmulAsType(mmSlice(t, []float64{1, 0}, 1, 2), dt)
+			b, _ := matmulAsType(mmSlice(t, []float64{2, inf}, 2, 1), dt)
+			c, err := Matmul(a, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := mmRead(c)[0].c; !cmplx.IsNaN(v) {
+				t.Errorf("%v: [[1 0]]@[[2] [inf]] = %v, want NaN", dt, v)
+			}
+			// Sums start at +0: [-0]·[1] is +0.
+			a, _ = matmulAsType(mmSlice(t, []float64{negZero}), dt)
+			b, _ = matmulAsType(mmSlice(t, []float64{1}), dt)
+			c, err = Matmul(a, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := mmRead(c)[0].c; real(v) != 0 || math.Signbit(real(v)) || math.Signbit(imag(v)) {
+				t.Errorf("%v: [-0]·[1] = %v, want +0", dt, v)
+			}
+			if c.NDim() != 0 {
+				t.Errorf("%v: dot product has shape %v, want ()", dt, c.shape)
+			}
+		}
+	})
+}
+
+func TestMatmulIntegerWrapsAndBool(t *testing.T) {
+	mmBothPaths(t, func(t *testing.T) {
+		// int8: 100·3 + 100·3 = 600 wraps to 600-512 = 88.
+		c, err := Matmul(mmSlice(t, []int8{100, 100}), mmSlice(t, []int8{3, 3}))
+		if err != nil || storageOf[int8](c)[0] != 88 {
+			t.Errorf("int8 [100 100]·[3 3] = %v, %v; want 88", c, err)
+		}
+		// int32: 2^30·4 wraps to 0.
+		c, err = Matmul(mmSlice(t, []int32{1 << 30}, 1, 1), mmSlice(t, []int32{4}, 1, 1))
+		if err != nil || storageOf[int32](c)[0] != 0 {
+			t.Errorf("int32 2^30·4 = %v, %v; want 0", c, err)
+		}
+		// uint64 through the signed kernel: (2^64-1)·(2^64-1) = 1 mod 2^64.
+		c, err = Matmul(mmSlice(t, []uint64{math.MaxUint64}), mmSlice(t, []uint64{math.MaxUint64}))
+		if err != nil || storageOf[uint64](c)[0] != 1 {
+			t.Errorf("uint64 max·max = %v, %v; want 1", c, err)
+		}
+		// bool: OR of ANDs, and never a count (256 trues stay true).
+		ones := make([]bool, 256)
+		for i := range ones {
+			ones[i] = true
+		}
+		c, err = Matmul(mmSlice(t, ones, 1, 256), mmSlice(t, ones, 256, 1))
+		if err != nil || c.dtype != Bool || !storageOf[bool](c)[0] {
+			t.Errorf("bool 256 trues = %v, %v; want true", c, err)
+		}
+		c, err = Matmul(mmSlice(t, []bool{true, false}, 1, 2), mmSlice(t, []bool{false, true}, 2, 1))
+		if err != nil || storageOf[bool](c)[0] {
+			t.Errorf("bool [t f]·[f t] = %v, %v; want false", c, err)
+		}
+	})
+}
+
+func TestMatmulEmpty(t *testing.T) {
+	mmBothPaths(t, func(t *testing.T) {
+		for _, tc := range []struct{ a, b, want []int }{
+			{[]int{3, 0}, []int{0, 4}, []int{3, 4}}, // K = 0: zeros
+			{[]int{0}, []int{0}, []int{}},           // empty dot: 0
+			{[]int{2, 0, 5}, []int{5, 4}, []int{2, 0, 4}},
+			{[]int{0, 2, 5}, []int{5, 4}, []int{0, 2, 4}},
+			{[]int{2, 3, 5}, []int{5, 0}, []int{2, 3, 0}},
+			{[]int{2, 3, 0}, []int{1, 0, 2}, []int{2, 3, 2}},
+		} {
+			for _, dt := range []dtype.DType{Float32, Int64, Complex64, Float16, Bool} {
+				a, _ := Zeros(dt, tc.a...)
+				b, _ := Zeros(dt, tc.b...)
+				c, err := Matmul(a, b)
+				if err != nil {
+					t.Fatalf("%v: Matmul(%v, %v): %v", dt, tc.a, tc.b, err)
+				}
+				if !shape.Equal(c.shape, tc.want) {
+					t.Errorf("%v: Matmul(%v, %v) shape %v, want %v", dt, tc.a, tc.b, c.shape, tc.want)
+				}
+				// Into an output full of NaN (or true): old contents never leak.
+				out := mmFilled(t, dt, tc.want)
+				if err := MatmulInto(out, a, b); err != nil {
+					t.Fatal(err)
+				}
+				for i, v := range mmRead(out) {
+					if v.c != 0 || v.b || math.Signbit(real(v.c)) {
+						t.Errorf("%v: MatmulInto(%v, %v) element %d = %v, want 0", dt, tc.a, tc.b, i, v)
+					}
+				}
+			}
+		}
+	})
+}
+
+// mmFilled returns a tensor of shape s whose elements are NaN (true, or
+// -1 for integers), as garbage an into-form must not leak.
+func mmFilled(t *testing.T, dt dtype.DType, s []int) *Tensor {
+	t.Helper()
+	out, err := empty(dt, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range out.n {
+		switch {
+		case dt == Bool:
+			mmSetRaw(out, i, true)
+		case dt.IsInteger():
+			mmSetRaw(out, i, int64(-1))
+		case dt.IsComplex():
+			mmSetRaw(out, i, cmplx.NaN())
+		default:
+			mmSetRaw(out, i, math.NaN())
+		}
+	}
+	return out
+}
+
+func TestMatmulInto(t *testing.T) {
+	mmBothPaths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(17, 18))
+		gen := mmGen(Float64)
+		a := mmView(rng, Float64, []int{3, 4, 5}, nil, gen)
+		b := mmView(rng, Float64, []int{5, 2}, nil, gen)
+		want, err := Matmul(a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A non-contiguous output: a reversed, stepped view.
+		out := mmView(rng, Float64, []int{3, 4, 2}, nil, func(*rand.Rand, dtype.DType) any { return math.NaN() })
+		if err := MatmulInto(out, a, b); err != nil {
+			t.Fatal(err)
+		}
+		mmAssertSame(t, out, want)
+
+		// 1-D·1-D into a 0-d output.
+		v := mmView(rng, Int32, []int{7}, nil, mmGen(Int32))
+		w := mmView(rng, Int32, []int{7}, nil, mmGen(Int32))
+		dot, _ := empty(Int32, nil)
+		if err := MatmulInto(dot, v, w); err != nil {
+			t.Fatal(err)
+		}
+		mmCheck(t, dot, v, w)
+	})
+}
+
+func mmAssertSame(t *testing.T, got, want *Tensor) {
+	t.Helper()
+	g, w := mmRead(got), mmRead(want)
+	if !shape.Equal(got.shape, want.shape) || len(g) != len(w) {
+		t.Fatalf("shape %v, want %v", got.shape, want.shape)
+	}
+	for i := range g {
+		if g[i] != w[i] && !(cmplx.IsNaN(g[i].c) && cmplx.IsNaN(w[i].c)) {
+			t.Fatalf("element %d = %v, want %v", i, g[i], w[i])
+		}
+	}
+}
+
+// TestMatmulIntoAliased writes a product over one of its own operands: the
+// result must be as if computed into a temporary.
+func TestMatmulIntoAliased(t *testing.T) {
+	mmBothPaths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(19, 20))
+		for _, dt := range []dtype.DType{Float32, Int64, Complex128} {
+			a := mmView(rng, dt, []int{2, 6, 6}, nil, mmGen(dt))
+			b := mmView(rng, dt, []int{6, 6}, nil, mmGen(dt))
+			want, err := Matmul(a, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := MatmulInto(a, a, b); err != nil {
+				t.Fatal(err)
+			}
+			mmAssertSame(t, a, want)
+			// The output is the second operand, seen transposed.
+			c := mmView(rng, dt, []int{6, 6}, nil, mmGen(dt))
+			bt := &Tensor{dtype: b.dtype, shape: []int{6, 6}, strides: []int{b.strides[1], b.strides[0]}, offset: b.offset, storage: b.storage, n: b.n}
+			want, _ = Matmul(c, bt)
+			if err := MatmulInto(b, c, bt); err != nil {
+				t.Fatal(err)
+			}
+			mmAssertSame(t, b, want)
+		}
+	})
+}
+
+func TestMatmulErrors(t *testing.T) {
+	f32 := func(s ...int) *Tensor { x, _ := Zeros(Float32, s...); return x }
+	scalar, _ := empty(Float32, nil)
+	u64, _ := Zeros(Uint64, 2, 2)
+	i8, _ := Zeros(Int8, 2, 2)
+	tests := []struct {
+		name  string
+		run   func() error
+		class error
+		want  string
+	}{
+		{"inner", func() error { _, err := Matmul(f32(2, 3), f32(4, 5)); return err }, ErrShape,
+			"tensor: matmul: shapes (2, 3) and (4, 5): inner sizes 3 and 4 differ"},
+		{"0-d", func() error { _, err := Matmul(scalar, f32(3)); return err }, ErrShape, "() and (3,)"},
+		{"batch", func() error { _, err := Matmul(f32(2, 2, 3), f32(3, 3, 4)); return err }, ErrShape, "(2, 2, 3) and (3, 3, 4)"},
+		{"dot", func() error { _, err := Matmul(f32(3), f32(4)); return err }, ErrShape, "inner sizes 3 and 4"},
+		{"promote", func() error { _, err := Matmul(u64, i8); return err }, ErrDType, "uint64 and int8"},
+		{"nil", func() error { _, err := Matmul(nil, f32(3)); return err }, ErrValue, "nil"},
+		{"precision", func() error { _, err := Matmul(f32(2, 2), f32(2, 2), WithPrecision(7)); return err }, ErrValue, "precision"},
+		{"into shape", func() error { return MatmulInto(f32(2, 3), f32(2, 2), f32(2, 2)) }, ErrShape, "output shape (2, 3)"},
+		{"into resize", func() error { return MatmulInto(f32(4), f32(2, 2), f32(2, 2)) }, ErrShape, "(2, 2)"},
+		{"into dtype", func() error { return MatmulInto(f32(2, 2), i8, i8) }, ErrDType, "output dtype float32"},
+		{"into nil", func() error { return MatmulInto(nil, f32(2, 2), f32(2, 2)) }, ErrValue, "nil"},
+		{"into broadcast", func() error {
+			out := &Tensor{dtype: Float32, shape: []int{2, 2}, strides: []int{0, 1}, storage: f32(2).storage, n: 2}
+			return MatmulInto(out, f32(2, 2), f32(2, 2))
+		}, ErrLayout, "overlap"},
+		{"set precision", func() error { return SetMatmulPrecision(-1) }, ErrValue, "precision"},
+	}
+	for _, tc := range tests {
+		err := tc.run()
+		if err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		if !errors.Is(err, tc.class) {
+			t.Errorf("%s: %v is not %v", tc.name, err, tc.class)
+		}
+		if !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "tensor: ") {
+			t.Errorf("%s: message %q lacks %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// mmTF32Copy returns a float32 tensor with every element of x rounded to TF32.
+func mmTF32Copy(t *testing.T, x *Tensor) *Tensor {
+	c, err := matmulAsType(x, Float32) // a contiguous copy
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.storage == x.storage {
+		t.Fatal("AsType to the same dtype did not copy")
+	}
+	s := storageOf[float32](c)
+	for i, v := range s {
+		s[i] = blocked.RoundTF32(v)
+	}
+	return c
+}
+
+func TestMatmulTF32(t *testing.T) {
+	mmBothPaths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(21, 22))
+		gen := mmGen(Float32)
+		a := mmView(rng, Float32, []int{3, 20, 70}, nil, gen)
+		b := mmView(rng, Float32, []int{70, 30}, nil, gen)
+		exact, err := Matmul(a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rounded, err := Matmul(mmTF32Copy(t, a), mmTF32Copy(t, b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		perCall, err := Matmul(a, b, WithPrecision(TF32))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mmAssertBits(t, "per-call TF32", perCall, rounded)
+
+		old := MatmulPrecision()
+		defer SetMatmulPrecision(old)
+		if err := SetMatmulPrecision(TF32); err != nil {
+			t.Fatal(err)
+		}
+		global, _ := Matmul(a, b)
+		mmAssertBits(t, "process-wide TF32", global, rounded)
+		override, _ := Matmul(a, b, WithPrecision(Highest))
+		mmAssertBits(t, "Highest overriding TF32", override, exact)
+		SetMatmulPrecision(Highest)
+		def, _ := Matmul(a, b)
+		mmAssertBits(t, "default", def, exact)
+
+		// TF32 does change float32 results, and nothing else.
+		if mmBitsEqual(exact, rounded) {
+			t.Error("TF32 rounding changed no element")
+		}
+		a64, _ := matmulAsType(a, Float64)
+		b64, _ := matmulAsType(b, Float64)
+		x, _ := Matmul(a64, b64)
+		y, _ := Matmul(a64, b64, WithPrecision(TF32))
+		mmAssertBits(t, "float64 under TF32", y, x)
+	})
+}
+
+func mmBitsEqual(x, y *Tensor) bool {
+	xs, ys := contiguousData[float32](x), contiguousData[float32](y)
+	for i := range xs {
+		if math.Float32bits(xs[i]) != math.Float32bits(ys[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func mmAssertBits(t *testing.T, what string, got, want *Tensor) {
+	t.Helper()
+	g, w := mmRead(got), mmRead(want)
+	for i := range g {
+		if math.Float64bits(real(g[i].c)) != math.Float64bits(real(w[i].c)) {
+			t.Fatalf("%s: element %d = %v, want %v", what, i, g[i].c, w[i].c)
+		}
+	}
+}
+
+// TestMatmulConcurrentPrecision changes the process-wide precision while
+// other goroutines multiply; run with -race.
+func TestMatmulConcurrentPrecision(t *testing.T) {
+	old := MatmulPrecision()
+	defer SetMatmulPrecision(old)
+	a, _ := Zeros(Float32, 8, 8)
+	done := make(chan error)
+	for range 2 {
+		go func() {
+			var err error
+			for range 50 {
+				if _, e := Matmul(a, a); e != nil {
+					err = e
+				}
+			}
+			done <- err
+		}()
+	}
+	for i := range 100 {
+		SetMatmulPrecision(Precision(i % 2))
+	}
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestPrecisionString(t *testing.T) {
+	for p, want := range map[Precision]string{Highest: "highest", TF32: "tf32", 5: "Precision(5)"} {
+		if got := fmt.Sprint(p); got != want {
+			t.Errorf("Precision(%d) prints %q, want %q", int(p), got, want)
+		}
+	}
+}
+
+func BenchmarkMatmul(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		dt     dtype.DType
+		as, bs []int
+	}{
+		{"float32/64x64x64", Float32, []int{64, 64}, []int{64, 64}},
+		{"float32/256x256x256", Float32, []int{256, 256}, []int{256, 256}},
+		{"float64/256x256x256", Float64, []int{256, 256}, []int{256, 256}},
+		{"int32/256x256x256", Int32, []int{256, 256}, []int{256, 256}},
+		{"float32/batch4096x8x8", Float32, []int{4096, 8, 8}, []int{4096, 8, 8}},
+		{"float32/batch128x64x64@64x64", Float32, []int{128, 64, 64}, []int{64, 64}},
+		{"float32/gemv1024", Float32, []int{1024, 1024}, []int{1024}},
+		{"float16/128x128x128", Float16, []int{128, 128}, []int{128, 128}},
+		{"complex64/128x128x128", Complex64, []int{128, 128}, []int{128, 128}},
+	} {
+		for _, fast := range []bool{true, false} {
+			name := bc.name + "/plain"
+			if fast {
+				name = bc.name + "/fast"
+			}
+			b.Run(name, func(b *testing.B) {
+				old := useFastMatmul
+				useFastMatmul = fast
+				defer func() { useFastMatmul = old }()
+				rng := rand.New(rand.NewPCG(1, 1))
+				x := mmView(rng, bc.dt, bc.as, nil, mmGen(bc.dt))
+				y := mmView(rng, bc.dt, bc.bs, nil, mmGen(bc.dt))
+				x, _ = matmulAsType(x, bc.dt)
+				y, _ = matmulAsType(y, bc.dt)
+				ms, _ := shape.Matmul(bc.as, bc.bs)
+				b.SetBytes(int64(2 * ms.M * ms.N * ms.K * shape.MustSize(ms.Batch))) // "bytes" are flops
+				for b.Loop() {
+					if _, err := Matmul(x, y); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// mmGolden is a tensor as testdata/gen_matmul.py writes it.
+type mmGolden struct {
+	DType string            `json:"dtype"`
+	Shape []int             `json:"shape"`
+	Data  []json.RawMessage `json:"data"`
+}
+
+func (g mmGolden) tensor(t *testing.T) *Tensor {
+	t.Helper()
+	dt, err := dtype.Parse(g.DType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := empty(dt, g.Shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Data) != x.n {
+		t.Fatalf("golden %v%v: %d values", dt, g.Shape, len(g.Data))
+	}
+	for i, raw := range g.Data {
+		var v any
+		switch {
+		case dt == Bool:
+			var b bool
+			err = json.Unmarshal(raw, &b)
+			v = b
+		case dt.IsInteger():
+			// Integers up to 2^64-1 do not survive float64: parse the text.
+			var n json.Number
+			if err = json.Unmarshal(raw, &n); err == nil {
+				var i64 int64
+				if i64, err = strconv.ParseInt(n.String(), 10, 64); err != nil {
+					var u64 uint64
+					u64, err = strconv.ParseUint(n.String(), 10, 64)
+					i64 = int64(u64)
+				}
+				v = i64
+			}
+		case dt.IsComplex():
+			var parts [2]float64
+			err = json.Unmarshal(raw, &parts)
+			v = complex(parts[0], parts[1])
+		default:
+			var f float64
+			err = json.Unmarshal(raw, &f)
+			v = f
+		}
+		if err != nil {
+			t.Fatalf("golden %v value %s: %v", dt, raw, err)
+		}
+		mmSetRaw(x, i, v)
+	}
+	return x
+}
+
+// TestMatmulGolden compares with products computed by NumPy and PyTorch
+// (testdata/gen_matmul.py): integers and bools exactly, floats within the
+// bound of mmCheck.
+func TestMatmulGolden(t *testing.T) {
+	raw, err := os.ReadFile("testdata/matmul_golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Cases []struct {
+			Name string
+			A, B mmGolden
+			Out  mmGolden
+		}
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	if len(file.Cases) == 0 {
+		t.Fatal("no golden cases")
+	}
+	mmBothPaths(t, func(t *testing.T) {
+		for _, tc := range file.Cases {
+			a, b, want := tc.A.tensor(t), tc.B.tensor(t), tc.Out.tensor(t)
+			got, err := Matmul(a, b)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.Name, err)
+			}
+			if got.dtype != want.dtype || !shape.Equal(got.shape, want.shape) {
+				t.Fatalf("%s: %v %v, want %v %v", tc.Name, got.dtype, got.shape, want.dtype, want.shape)
+			}
+			_, scale, _ := mmRef(a, b, got.dtype)
+			k := a.shape[len(a.shape)-1]
+			uacc := mmRoundoff(dtype.Accumulator(got.dtype))
+			g, w := mmRead(got), mmRead(want)
+			for i := range g {
+				tol := float64(2*k+4)*uacc*scale[i] + mmRoundoff(got.dtype)*cmplx.Abs(w[i].c)
+				if got.dtype.IsInteger() || got.dtype == Bool {
+					tol = 0
+				}
+				if g[i].b != w[i].b || !(cmplx.Abs(g[i].c-w[i].c) <= tol) || (tol == 0 && g[i].i != w[i].i) {
+					t.Fatalf("%s: element %d = %v, want %v (tolerance %g)", tc.Name, i, g[i], w[i], tol)
+				}
+			}
+		}
+	})
+}
