@@ -8,8 +8,9 @@ import (
 	"github.com/tensor-go/tensor/internal/cpufeat"
 )
 
-// The AVX-512 kernels handle any length (their last vector is masked).
-// The AVX2 kernels stop at the last full vector; tailed finishes in Go.
+// Assembly kernels, in mul_amd64.s. The AVX-512 ones handle any length
+// (their last vector is masked); the AVX2 ones stop at the last full vector.
+// The Stream ones store around the cache and need dst 64-byte aligned.
 
 //go:noescape
 func mulF32AVX512(dst, a, b []float32)
@@ -137,6 +138,7 @@ func mulI64StreamAVX512(dst, a, b []int64)
 //go:noescape
 func mulF32I32StreamAVX512(dst, a []float32, b []int32)
 
+// mulAVX512 streams large outputs (see streamThreshold).
 var mulAVX512 = mulKernels{
 	f32:       streamed(mulF32AVX512, mulF32StreamAVX512),
 	f64:       streamed(mulF64AVX512, mulF64StreamAVX512),
@@ -154,8 +156,9 @@ var mulAVX512 = mulKernels{
 	scalarF16: mulScalarF16AVX512, scalarBF16: mulScalarBF16AVX512,
 }
 
-// mulAVX2 has no int64 kernels: AVX2 has no 64-bit multiply, and emulating
-// one from 32-bit halves is no faster than scalar IMUL at memory speed.
+// mulAVX2 finishes each run's last partial vector in Go. It has no int64
+// kernels: AVX2 has no 64-bit multiply, and building one from 32-bit halves
+// gains little over scalar IMUL at memory speed.
 var mulAVX2 = mulKernels{
 	f32: tailed(8, mulF32AVX2, mulNumbers[float32]),
 	f64: tailed(4, mulF64AVX2, mulNumbers[float64]),

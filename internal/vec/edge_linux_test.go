@@ -1,0 +1,67 @@
+package vec
+
+import (
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// fencedBytes returns n bytes that end exactly where an inaccessible page
+// begins, so a kernel reading or writing one byte too many faults.
+func fencedBytes(t *testing.T, n int) []byte {
+	t.Helper()
+	page := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("mmap:", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	if err := syscall.Mprotect(mem[page:], syscall.PROT_NONE); err != nil {
+		t.Skip("mprotect:", err)
+	}
+	return mem[page-n : page]
+}
+
+func fenced[T any](t *testing.T, n int) []T {
+	size := int(unsafe.Sizeof(*new(T)))
+	b := fencedBytes(t, n*size)
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+// TestKernelsStayInBounds runs every kernel on runs that end at an
+// unmapped page, under every implementation: masked tails must not touch
+// the lanes they mask off.
+func TestKernelsStayInBounds(t *testing.T) {
+	defer func(m mulKernels, p prodKernels) { mulImpl, prodImpl = m, p }(mulImpl, prodImpl)
+	for i, v := range mulAccelerated {
+		mulImpl = v.kernels
+		if i < len(prodAccelerated) {
+			prodImpl = prodAccelerated[i].kernels
+		}
+		for n := range 130 {
+			f32, i32 := fenced[float32](t, n), fenced[int32](t, n)
+			MulF32(f32, f32, f32)
+			MulScalarF32(f32, f32, 2)
+			MulF32I32(f32, f32, i32)
+			MulI32(i32, i32, i32)
+			f64, i64 := fenced[float64](t, n), fenced[int64](t, n)
+			MulF64(f64, f64, f64)
+			MulI64(i64, i64, i64)
+			MulScalarI64(i64, i64, 3)
+			i8, i16 := fenced[int8](t, n), fenced[int16](t, n)
+			MulI8(i8, i8, i8)
+			MulScalarI8(i8, i8, 3)
+			MulI16(i16, i16, i16)
+			h := fenced[uint16](t, n)
+			MulF16(h, h, h)
+			MulBF16(h, h, h)
+			MulScalarF16(h, h, 2)
+			MulScalarBF16(h, h, 2)
+			ProdF32(f32)
+			ProdF64(f64)
+			ProdI8(i8)
+			ProdF16(h)
+			ProdBF16(h)
+		}
+	}
+}
