@@ -60,6 +60,17 @@ func Mul[T Number](m, n, k int, a, b, c Matrix[T], tf32 bool) {
 	}
 	_, isF32 := any(c.Data).([]float32)
 	tf32 = tf32 && isF32
+	if m == 1 || n == 1 || m*n*k <= directMaxWork {
+		// Vectors and tiny matrices: packing would cost more than it saves
+		// (and a vector would waste most of each padded micro-tile).
+		if tf32 {
+			// tf32 is only set for float32.
+			direct(m, n, k, any(a).(Matrix[float32]), any(b).(Matrix[float32]), any(c).(Matrix[float32]), RoundTF32)
+		} else {
+			direct(m, n, k, a, b, c, nil)
+		}
+		return
+	}
 
 	kb0 := min(k, kc)
 	ap := make([]T, roundUp(min(m, mc), mr)*kb0)
@@ -81,6 +92,34 @@ func Mul[T Number](m, n, k int, a, b, c Matrix[T], tf32 bool) {
 				// The first k-block stores its sums; later ones add to them.
 				macro(mb, nb, kb, ap, bp, c, ic, jc, pc > 0)
 			}
+		}
+	}
+}
+
+// directMaxWork is the largest m·n·k computed without packing.
+const directMaxWork = 16 * 16 * 16
+
+// direct computes C = A·B with one running sum per element, reading the
+// operands in place:
+//
+//	for i, j { s := 0; for p := range k { s += A[i][p] * B[p][j] }; C[i][j] = s }
+//
+// round, if not nil, is applied to each operand element as it is read.
+func direct[T Number](m, n, k int, a, b, c Matrix[T], round func(T) T) {
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			var s T
+			ai, bj := a.Off+i*a.RS, b.Off+j*b.CS
+			if round != nil {
+				for p := 0; p < k; p++ {
+					s += T(round(a.Data[ai+p*a.CS]) * round(b.Data[bj+p*b.RS]))
+				}
+			} else {
+				for p := 0; p < k; p++ {
+					s += T(a.Data[ai+p*a.CS] * b.Data[bj+p*b.RS])
+				}
+			}
+			c.Data[c.Off+i*c.RS+j*c.CS] = s
 		}
 	}
 }

@@ -241,7 +241,14 @@ func TestRoundTF32(t *testing.T) {
 
 func TestMulTF32RoundsOperands(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	m, n, k := 7, 9, 300
+	// Packed, direct (tiny) and vector shapes.
+	for _, dims := range [][3]int{{7, 9, 300}, {3, 5, 7}, {1, 9, 300}, {12, 1, 40}} {
+		m, n, k := dims[0], dims[1], dims[2]
+		checkTF32(t, rng, m, n, k)
+	}
+}
+
+func checkTF32(t *testing.T, rng *rand.Rand, m, n, k int) {
 	a, b := make([]float32, m*k), make([]float32, k*n)
 	ra, rb := make([]float32, m*k), make([]float32, k*n)
 	for i := range a {
@@ -259,13 +266,13 @@ func TestMulTF32RoundsOperands(t *testing.T) {
 	differ := 0
 	for i := range c1 {
 		if math.Float32bits(c1[i]) != math.Float32bits(c2[i]) {
-			t.Fatalf("TF32 C[%d] = %v, rounded operands give %v", i, c1[i], c2[i])
+			t.Fatalf("%dx%dx%d: TF32 C[%d] = %v, rounded operands give %v", m, n, k, i, c1[i], c2[i])
 		}
 		if c1[i] != c3[i] {
 			differ++
 		}
 	}
 	if differ == 0 {
-		t.Errorf("TF32 mode changed no result")
+		t.Errorf("%dx%dx%d: TF32 mode changed no result", m, n, k)
 	}
 }
