@@ -43,7 +43,7 @@ func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
 		// the same sum in the same order, so the result is identical.
 		m, n, a, b, c = n, m, b.transpose(), a.transpose(), c.transpose()
 	}
-	if special(m, n, k, a, b, c, opt) {
+	if kern.round == nil && special(m, n, k, a, b, c, opt) {
 		return
 	}
 	if small := smallFor(m, n, k, b, c); small != nil && kern.round == nil {

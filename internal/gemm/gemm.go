@@ -84,9 +84,26 @@ func Mul[T Elem](m, n, k int, a, b, c Matrix[T], opt Options) {
 	mul(kernelFor[T](), m, n, k, a, b, c, opt)
 }
 
-// mulF32 is Mul for float32 with TF32 rounding switched on.
+// mulF32 is Mul for float32 with TF32 rounding switched on. The blocked
+// path rounds while packing; the paths that do not pack (vectors, tiny
+// products) get rounded copies instead, which they can afford.
 func mulF32(m, n, k int, a, b, c Matrix[float32], opt Options) {
+	if m == 1 || n == 1 || smallFor(m, n, k, b, c) != nil || smallFor(n, m, k, a.transpose(), c.transpose()) != nil {
+		mul(kernelF32, m, n, k, roundedCopy(m, k, a), roundedCopy(k, n, b), c, opt)
+		return
+	}
 	mul(tf32Kernel(), m, n, k, a, b, c, opt)
+}
+
+// roundedCopy returns a row-major copy of the r×c view x rounded to TF32.
+func roundedCopy(r, c int, x Matrix[float32]) Matrix[float32] {
+	y := Matrix[float32]{make([]float32, r*c), 0, c, 1}
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			y.Data[i*c+j] = roundTF32(x.at(i, j))
+		}
+	}
+	return y
 }
 
 // fillZero writes zeros to every element of the m×n view c.

@@ -25,7 +25,7 @@ func (l layout) String() string {
 
 // view returns an r×c view with layout l over fresh data (with slack around
 // it) filled by gen.
-func view[T Elem](r, c int, l layout, gen func(n int) []T) Matrix[T] {
+func view[T any](r, c int, l layout, gen func(n int) []T) Matrix[T] {
 	const slack = 3
 	switch l {
 	case colMajor:

@@ -1,0 +1,129 @@
+package gemm
+
+import "math"
+
+// HalfFormat names the 16-bit floating-point layout of MulHalf's operands.
+type HalfFormat int
+
+const (
+	// Float16 is IEEE 754 binary16: 1 sign, 5 exponent, 10 mantissa bits.
+	Float16 HalfFormat = iota
+	// BFloat16 is the upper 16 bits of a float32.
+	BFloat16
+)
+
+// MulHalf computes C = A·B like Mul for A and B holding half-precision bits
+// in format f. Elements are converted to float32 while they are packed (no
+// separate conversion pass over the operands) and the product is a float32
+// product; C is float32, for the caller to round once to the half type.
+func MulHalf(f HalfFormat, m, n, k int, a, b Matrix[uint16], c Matrix[float32], opt Options) {
+	if m <= 0 || n <= 0 {
+		return
+	}
+	if k <= 0 {
+		fillZero(m, n, c)
+		return
+	}
+	if c.CS != 1 && c.RS == 1 {
+		// As in mul: compute Cᵀ = Bᵀ·Aᵀ so C's rows are contiguous.
+		m, n, a, b, c = n, m, b.transpose(), a.transpose(), c.transpose()
+	}
+	newHalfJob(f, m, n, k, a, b, c).parallel(opt.threads())
+}
+
+// MulHalfBatch is MulBatch for half-precision operands (see MulHalf).
+func MulHalfBatch(f HalfFormat, batch, m, n, k int, a, b Matrix[uint16], c Matrix[float32], aOffs, bOffs, cOffs []int, opt Options) {
+	if batch <= 0 {
+		return
+	}
+	threads := max(1, min(opt.threads(), batch*m*n*k/minFlopsPerThread))
+	if batch < threads {
+		for i := range batch {
+			MulHalf(f, m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), opt)
+		}
+		return
+	}
+	one := opt
+	one.Threads = 1
+	split(batch, threads, func(i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			MulHalf(f, m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), one)
+		}
+	})
+}
+
+// newHalfJob describes C = A·B with A and B packed as half bits into the
+// workspace's staging buffer (reading any strides) and then converted into
+// the float32 packed block while it is still in cache.
+func newHalfJob(f HalfFormat, m, n, k int, a, b Matrix[uint16], c Matrix[float32]) *job[float32] {
+	kern := kernelF32
+	convert := halfConverter(f)
+	return &job[float32]{
+		kern: kern, m: m, n: n, k: k, c: c,
+		packA: func(ws *workspace[float32], dst []float32, i0, mc, p0, kc int) {
+			stage := ws.staging(len(dst))
+			packA(stage, a, i0, mc, p0, kc, kern.mr)
+			convert(dst, stage)
+		},
+		packB: func(ws *workspace[float32], dst []float32, p0, kc, j0, nc int) {
+			stage := ws.staging(len(dst))
+			packB(stage, b, p0, kc, j0, nc, kern.nr)
+			convert(dst, stage)
+		},
+	}
+}
+
+// staging returns the workspace's half staging buffer with length n.
+func (ws *workspace[T]) staging(n int) []uint16 {
+	if cap(ws.half) < n {
+		ws.half = make([]uint16, n)
+	}
+	return ws.half[:n]
+}
+
+// halfConverter returns the dispatched conversion for format f.
+func halfConverter(f HalfFormat) func(dst []float32, src []uint16) {
+	if f == BFloat16 {
+		return bf16ToF32s
+	}
+	return f16ToF32s
+}
+
+// f16ToF32s converts float16 bits to float32; kernel_amd64 points it at F16C.
+var f16ToF32s = f16ToF32sGo
+
+// f16ToF32sGo is the Go twin of the F16C conversion: every value, including
+// subnormals, is exact in float32; signalling NaNs come out quiet, as F16C
+// makes them.
+func f16ToF32sGo(dst []float32, src []uint16) {
+	dst = dst[:len(src)]
+	for i, h := range src {
+		dst[i] = f16ToF32(h)
+	}
+}
+
+// f16ToF32 converts one float16 to float32.
+func f16ToF32(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	exp := uint32(h>>10) & 0x1f
+	mant := uint32(h) & 0x3ff
+	switch {
+	case exp == 0x1f && mant != 0: // NaN, quietened, payload kept
+		return math.Float32frombits(sign | 0x7fc00000 | mant<<13)
+	case exp == 0x1f: // ±Inf
+		return math.Float32frombits(sign | 0x7f800000)
+	case exp == 0: // zero or subnormal: mant·2⁻²⁴, exact in float32
+		f := float32(mant) * 0x1p-24
+		return math.Float32frombits(sign | math.Float32bits(f))
+	}
+	// Normal: rebias the exponent from 15 to 127.
+	return math.Float32frombits(sign | (exp+127-15)<<23 | mant<<13)
+}
+
+// bf16ToF32s converts bfloat16 bits to float32: they are its upper half.
+func bf16ToF32s(dst []float32, src []uint16) {
+	dst = dst[:len(src)]
+	for i, h := range src {
+		dst[i] = math.Float32frombits(uint32(h) << 16)
+	}
+}
