@@ -301,7 +301,7 @@ func floatScalarString(f float64, bits int, keepPoint bool) string {
 	case math.IsInf(f, -1):
 		return "-inf"
 	}
-	d := shortest(f, bits)
+	d := shortestDigits(f, bits)
 	if a := math.Abs(f); a == 0 || (a >= 1e-4 && a < 1e16) {
 		s := d.positional(-1, 0)
 		if strings.HasSuffix(s, ".") {
@@ -329,18 +329,18 @@ func complexScalarString(c complex128, bits int) string {
 	return "(" + floatScalarString(real(c), bits, false) + im + "j)"
 }
 
-// decimal is a finite float as a decimal digit string: the value is
+// decimalDigits is a finite float as a decimal digit string: the value is
 // 0.digits × 10^point, negated if neg. Zero has no digits.
-type decimal struct {
+type decimalDigits struct {
 	neg    bool
 	digits string // no leading or trailing zeros
 	point  int
 	value  float64 // the exact value, for re-rounding to fewer digits
 }
 
-// parseDecimal reads strconv's 'e' format ("-1.2500e+03") into a decimal.
-func parseDecimal(s string, value float64) decimal {
-	d := decimal{value: value}
+// parseDecimal reads strconv's 'e' format ("-1.2500e+03") into a decimalDigits.
+func parseDecimal(s string, value float64) decimalDigits {
+	d := decimalDigits{value: value}
 	if s[0] == '-' {
 		d.neg, s = true, s[1:]
 	}
@@ -354,10 +354,10 @@ func parseDecimal(s string, value float64) decimal {
 	return d
 }
 
-// shortest returns the shortest decimal that reads back as f in the
+// shortestDigits returns the shortest decimal that reads back as f in the
 // binary format of the given width (16, 32 or 64 bits), the closest to f
 // when several are that short: NumPy's "unique" digits.
-func shortest(f float64, bits int) decimal {
+func shortestDigits(f float64, bits int) decimalDigits {
 	if bits == 16 {
 		return shortestHalf(f)
 	}
@@ -368,10 +368,10 @@ func shortest(f float64, bits int) decimal {
 // tries ever more digits until the decimal rounds back to f, that is, lies
 // inside f's rounding interval (its ends included when f's last bit is
 // even, since ties round to even).
-func shortestHalf(f float64) decimal {
+func shortestHalf(f float64) decimalDigits {
 	h := halfFromFloat64(f)
 	if f == 0 {
-		return decimal{neg: math.Signbit(f), value: f}
+		return decimalDigits{neg: math.Signbit(f), value: f}
 	}
 	a := math.Abs(f)
 	mag := h.Bits() & 0x7fff
@@ -391,7 +391,7 @@ func shortestHalf(f float64) decimal {
 	for p := 1; ; p++ {
 		s := strconv.FormatFloat(a, 'e', p-1, 64)
 		if v, _ := strconv.ParseFloat(s, 64); inside(v) {
-			return signed(parseDecimal(s, a), f)
+			return withSignOf(parseDecimal(s, a), f)
 		}
 		// The nearest p-digit decimal may miss a lopsided interval (at a
 		// power of two the gap below is half the gap above) while the
@@ -400,13 +400,13 @@ func shortestHalf(f float64) decimal {
 		m, _ := strconv.Atoi(strings.Replace(mant, ".", "", 1))
 		up := strconv.Itoa(m+1) + "e" + strconv.Itoa(mustAtoi(exp)-(p-1))
 		if v, _ := strconv.ParseFloat(up, 64); inside(v) {
-			return signed(parseDecimal(strconv.FormatFloat(v, 'e', -1, 64), a), f)
+			return withSignOf(parseDecimal(strconv.FormatFloat(v, 'e', -1, 64), a), f)
 		}
 	}
 }
 
-// signed gives d the sign of f and f's exact value.
-func signed(d decimal, f float64) decimal {
+// withSignOf gives d the sign of f and f's exact value.
+func withSignOf(d decimalDigits, f float64) decimalDigits {
 	d.neg, d.value = math.Signbit(f), f
 	return d
 }
@@ -421,7 +421,7 @@ func mustAtoi(s string) int {
 // precision, have such digits): NumPy's Dragon4 prints every digit before
 // the point in arrays, 65504 for float16 where the shortest digits say
 // 65500.
-func (d decimal) exactWhole() decimal {
+func (d decimalDigits) exactWhole() decimalDigits {
 	if d.point <= len(d.digits) {
 		return d
 	}
@@ -431,7 +431,7 @@ func (d decimal) exactWhole() decimal {
 // positional formats d without an exponent, rounded to at most precision
 // digits after the point (no limit when negative) and padded with zeros to
 // at least minDigits; the point is always kept ("1.").
-func (d decimal) positional(precision, minDigits int) string {
+func (d decimalDigits) positional(precision, minDigits int) string {
 	if precision >= 0 && len(d.digits)-d.point > precision {
 		// Round the exact value, not the shortest digits: NumPy's Dragon4
 		// rounds the true remainder, half to even, as strconv does.
@@ -457,9 +457,9 @@ func (d decimal) positional(precision, minDigits int) string {
 	return b.String()
 }
 
-// parseFixed reads strconv's 'f' format ("-0.0013") into a decimal.
-func parseFixed(s string, value float64) decimal {
-	d := decimal{value: value}
+// parseFixed reads strconv's 'f' format ("-0.0013") into a decimalDigits.
+func parseFixed(s string, value float64) decimalDigits {
+	d := decimalDigits{value: value}
 	if s[0] == '-' {
 		d.neg, s = true, s[1:]
 	}
@@ -477,7 +477,7 @@ func parseFixed(s string, value float64) decimal {
 // scientific formats d as "d.ddde+XX", rounded to at most precision digits
 // after the point (no limit when negative), padded with zeros to at least
 // minDigits, with at least expDigits exponent digits.
-func (d decimal) scientific(precision, minDigits, expDigits int) string {
+func (d decimalDigits) scientific(precision, minDigits, expDigits int) string {
 	if precision >= 0 && len(d.digits)-1 > precision {
 		d = parseDecimal(strconv.FormatFloat(d.value, 'e', precision, 64), d.value)
 	}
@@ -535,13 +535,13 @@ func newFloatFormat(vals []float64, bits int, plus bool) *floatFormat {
 	for _, v := range finite {
 		var s, whole, frac string
 		if f.exp {
-			s = f.sign(v) + shortest(v, bits).scientific(printPrecision, 0, 2)
+			s = f.sign(v) + shortestDigits(v, bits).scientific(printPrecision, 0, 2)
 			mant, exp, _ := strings.Cut(s, "e")
 			whole, frac, _ = strings.Cut(mant, ".")
 			f.expDigits = max(f.expDigits, len(exp)-1)
 			f.precision = max(f.precision, len(frac))
 		} else {
-			s = f.sign(v) + shortest(v, bits).exactWhole().positional(printPrecision, 0)
+			s = f.sign(v) + shortestDigits(v, bits).exactWhole().positional(printPrecision, 0)
 			whole, frac, _ = strings.Cut(s, ".")
 			f.padRight = max(f.padRight, len(frac))
 		}
@@ -589,7 +589,7 @@ func (f *floatFormat) format(v float64) string {
 		}
 		return strings.Repeat(" ", max(f.padLeft+f.padRight+1-len(s), 0)) + s
 	}
-	d := shortest(v, f.bits)
+	d := shortestDigits(v, f.bits)
 	var s string
 	if f.exp {
 		s = f.sign(v) + d.scientific(f.precision, f.precision, f.expDigits)

@@ -238,6 +238,11 @@ func (t *Tensor) copyContiguous(op string) (*Tensor, error) {
 
 // gather copies the elements of t in row-major order into dst, which holds
 // exactly t.Size() elements. T only needs the size of t's element type.
+//
+// It walks storage by element index rather than by pointer, so that no
+// pointer ever leaves the allocation: moving a pointer past the end of a
+// dimension and back, as a pointer odometer does, breaks unsafe.Pointer's
+// rules and can crash the garbage collector.
 func gather[T any](dst []T, t *Tensor) {
 	src := storageOf[T](t)
 	if t.IsContiguous() {

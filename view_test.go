@@ -19,8 +19,8 @@ func arangeShaped(t *testing.T, s ...int) *Tensor {
 	return Must(Must(Arange(n, Int64)).Reshape(s...))
 }
 
-// sharesStorage reports whether two tensors are views of the same memory.
-func sharesStorage(a, b *Tensor) bool { return a.storage == b.storage }
+// sameStorage reports whether two tensors are views of the same memory.
+func sameStorage(a, b *Tensor) bool { return a.storage == b.storage }
 
 // TestSliceGolden checks every combination of bounds and steps of
 // testdata/slice_golden.json, written by Python itself.
@@ -79,7 +79,7 @@ func TestSliceMultiDim(t *testing.T) {
 	x := arangeShaped(t, 2, 3, 4)
 	v := Must(x.Slice(Index(-1), All().By(-1), Span(1, 3)))
 	checkMeta(t, v, Int64, 3, 2)
-	if !sharesStorage(v, x) {
+	if !sameStorage(v, x) {
 		t.Error("Slice copied")
 	}
 	for i := range 3 {
@@ -142,7 +142,7 @@ func TestReshape(t *testing.T) {
 	x := arangeShaped(t, 2, 3, 4)
 	r := Must(x.Reshape(4, -1))
 	checkMeta(t, r, Int64, 4, 6)
-	if !sharesStorage(r, x) {
+	if !sameStorage(r, x) {
 		t.Error("reshaping a contiguous tensor copied")
 	}
 	if got, _ := r.At(3, 5); got != int64(23) {
@@ -165,7 +165,7 @@ func TestReshape(t *testing.T) {
 	// gain and lose unit dimensions and split its outer dimension.
 	m := arangeShaped(t, 3, 4).Transpose()
 	flat := Must(m.Reshape(-1))
-	if sharesStorage(flat, m) {
+	if sameStorage(flat, m) {
 		t.Error("flattening a transpose did not copy")
 	}
 	if got := mustSlice[int64](t, flat); !reflect.DeepEqual(got, []int64{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}) {
@@ -173,7 +173,7 @@ func TestReshape(t *testing.T) {
 	}
 	for _, s := range [][]int{{1, 4, 1, 3}, {2, 2, 3}, {4, 3, 1}} {
 		v := Must(m.Reshape(s...))
-		if !sharesStorage(v, m) {
+		if !sameStorage(v, m) {
 			t.Errorf("Reshape%v of a transpose copied", s)
 		}
 		if !reflect.DeepEqual(mustSlice[int64](t, v), mustSlice[int64](t, m)) {
@@ -183,14 +183,14 @@ func TestReshape(t *testing.T) {
 	// Every other column is evenly spaced in memory: it flattens as a view.
 	// The first half of each row is not: it can only split its rows.
 	even := Must(arangeShaped(t, 4, 6).Slice(All(), All().By(2)))
-	if v := Must(even.Reshape(12)); !sharesStorage(v, even) {
+	if v := Must(even.Reshape(12)); !sameStorage(v, even) {
 		t.Error("flattening evenly strided columns copied")
 	}
 	half := Must(arangeShaped(t, 4, 6).Slice(All(), Until(3)))
-	if v := Must(half.Reshape(2, 2, 3)); !sharesStorage(v, half) {
+	if v := Must(half.Reshape(2, 2, 3)); !sameStorage(v, half) {
 		t.Error("splitting rows of a sliced view copied")
 	}
-	if v := Must(half.Reshape(12)); sharesStorage(v, half) {
+	if v := Must(half.Reshape(12)); sameStorage(v, half) {
 		t.Error("merging unevenly laid out columns did not copy")
 	}
 }
@@ -230,7 +230,7 @@ func TestReshapeRandomViews(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Reshape %v (strides %v) to %v: %v", x.Shape(), x.Strides(), target, err)
 		}
-		if sharesStorage(r, x) {
+		if sameStorage(r, x) {
 			views++
 		}
 		if got := mustSlice[int64](t, r); !reflect.DeepEqual(got, want) {
@@ -288,7 +288,7 @@ func TestTransposePermuteMT(t *testing.T) {
 			}
 		}
 	}
-	if !sharesStorage(tr, x) || !sharesStorage(p, x) || !sharesStorage(mt, x) {
+	if !sameStorage(tr, x) || !sameStorage(p, x) || !sameStorage(mt, x) {
 		t.Error("a transpose copied")
 	}
 	checkMeta(t, Must(Arange(3)).Transpose(), Int32, 3)
@@ -328,14 +328,14 @@ func TestContiguousClone(t *testing.T) {
 	}
 	tr := x.Transpose()
 	c := Must(tr.Contiguous())
-	if sharesStorage(c, tr) || !c.IsContiguous() {
+	if sameStorage(c, tr) || !c.IsContiguous() {
 		t.Error("Contiguous of a transpose did not copy")
 	}
 	if !reflect.DeepEqual(mustSlice[int64](t, c), mustSlice[int64](t, tr)) {
 		t.Error("Contiguous changed the elements")
 	}
 	k := Must(x.Clone())
-	if sharesStorage(k, x) {
+	if sameStorage(k, x) {
 		t.Fatal("Clone shares storage")
 	}
 	storageOf[int64](k)[0] = 100
