@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/tensor-go/tensor/npy"
+	"github.com/tensor-go/tensor/shape"
 )
 
 // runInfo prints one line per .npy file describing its header, without
@@ -54,27 +53,15 @@ func describe(path string) (string, error) {
 	}
 	if have := st.Size() - pos; have != int64(n) {
 		return "", fmt.Errorf("tensor: info: %s: %w: shape %s of %v needs %d data bytes, the file has %d",
-			path, npy.ErrFormat, pyTuple(h.Shape), h.DType, n, have)
+			path, npy.ErrFormat, shape.String(h.Shape), h.DType, n, have)
 	}
 	order := "C"
 	if h.Fortran {
 		order = "F"
 	}
-	line := fmt.Sprintf("%s: shape %s, dtype %v, order %s, %d bytes", path, pyTuple(h.Shape), h.DType, order, n)
+	line := fmt.Sprintf("%s: shape %s, dtype %v, order %s, %d bytes", path, shape.String(h.Shape), h.DType, order, n)
 	if big && h.DType.Size() > 1 {
 		line += ", big-endian"
 	}
 	return line, nil
-}
-
-// pyTuple formats a shape as Python prints a tuple: (), (3,), (2, 3).
-func pyTuple(s []int) string {
-	parts := make([]string, len(s))
-	for i, d := range s {
-		parts[i] = strconv.Itoa(d)
-	}
-	if len(s) == 1 {
-		return "(" + parts[0] + ",)"
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
 }

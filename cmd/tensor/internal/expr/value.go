@@ -8,6 +8,7 @@ import (
 
 	"github.com/tensor-go/tensor"
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/shape"
 )
 
 // A Value is what an expression evaluates to:
@@ -133,7 +134,7 @@ func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }
 func typeName(v Value) string {
 	switch v := v.(type) {
 	case *tensor.Tensor:
-		return "tensor of shape " + shapeString(v.Shape())
+		return "tensor of shape " + shape.String(v.Shape())
 	case int64:
 		return "int"
 	case float64:
@@ -152,15 +153,6 @@ func typeName(v Value) string {
 		return "list"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-// shapeString formats a shape as a Python tuple: (), (3,), (2, 3).
-func shapeString(s []int) string {
-	t := make(Tuple, len(s))
-	for i, d := range s {
-		t[i] = int64(d)
-	}
-	return repr(t)
 }
 
 // AsTensor converts a result to a tensor for saving: tensors as they are,
