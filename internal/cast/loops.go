@@ -43,6 +43,19 @@ func convert[D, S plain](dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int,
 	}
 }
 
+// vectorized runs contiguous runs through the slice kernel *fast (a
+// dispatch variable, read on every call so tests can flip it) and strided
+// ones through convert.
+func vectorized[D, S plain](fast *func([]D, []S)) kernel {
+	return func(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int) {
+		if contiguous[D, S](ds, ss) {
+			(*fast)(unsafe.Slice((*D)(dst), n), unsafe.Slice((*S)(src), n))
+			return
+		}
+		convert[D, S](dst, ds, src, ss, n)
+	}
+}
+
 // convertComplex converts between complex64 and complex128, rounding each
 // part on the way down.
 func convertComplex[D, S complex64 | complex128](dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int) {
@@ -123,10 +136,7 @@ func toComplex128(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int)
 // float16ToFloat32 and bfloat16ToFloat32 widen exactly.
 func float16ToFloat32(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int) {
 	if contiguous[float32, float16.Float16](ds, ss) {
-		d := unsafe.Slice((*float32)(dst), n)
-		for i, v := range unsafe.Slice((*float16.Float16)(src), n) {
-			d[i] = v.Float32()
-		}
+		halfToFloat32(unsafe.Slice((*float32)(dst), n), unsafe.Slice((*uint16)(src), n))
 		return
 	}
 	for i := range n {
@@ -151,10 +161,7 @@ func bfloat16ToFloat32(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n
 // NaN a NaN.
 func float32ToFloat16(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int) {
 	if contiguous[float16.Float16, float32](ds, ss) {
-		d := unsafe.Slice((*float16.Float16)(dst), n)
-		for i, v := range unsafe.Slice((*float32)(src), n) {
-			d[i] = float16.Fromfloat32(v)
-		}
+		float32ToHalf(unsafe.Slice((*uint16)(dst), n), unsafe.Slice((*float32)(src), n))
 		return
 	}
 	for i := range n {

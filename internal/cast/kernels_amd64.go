@@ -1,0 +1,49 @@
+//go:build !purego
+
+package cast
+
+import "github.com/tensor-go/tensor/internal/cpufeat"
+
+// Assembly kernels, in kernels_amd64.s. They convert len(dst)/8*8 elements,
+// eight per 256-bit vector, and leave the rest to the caller.
+
+//go:noescape
+func int32ToFloat32AVX(dst []float32, src []int32)
+
+//go:noescape
+func float32ToFloat64AVX(dst []float64, src []float32)
+
+//go:noescape
+func float64ToFloat32AVX(dst []float32, src []float64)
+
+//go:noescape
+func halfToFloat32F16C(dst []float32, src []uint16)
+
+//go:noescape
+func float32ToHalfF16C(dst []uint16, src []float32)
+
+func init() {
+	// AVX2 implies the AVX the conversions need; F16C adds the half ones.
+	if cpufeat.AVX2FMA {
+		int32ToFloat32 = withTail(int32ToFloat32AVX, int32ToFloat32Go)
+		float32ToFloat64 = withTail(float32ToFloat64AVX, float32ToFloat64Go)
+		float64ToFloat32 = withTail(float64ToFloat32AVX, float64ToFloat32Go)
+	}
+	if cpufeat.F16C {
+		halfToFloat32 = withTail(halfToFloat32F16C, halfToFloat32Go)
+		float32ToHalf = withTail(float32ToHalfF16C, float32ToHalfGo)
+	}
+}
+
+// withTail runs the vector kernel on the whole vectors and the Go twin on
+// the remaining elements.
+func withTail[D, S any](vector, scalar func([]D, []S)) func([]D, []S) {
+	return func(dst []D, src []S) {
+		src = src[:len(dst)]
+		n := len(dst) &^ 7
+		if n > 0 {
+			vector(dst[:n], src[:n])
+		}
+		scalar(dst[n:], src[n:])
+	}
+}

@@ -1,0 +1,59 @@
+package cast
+
+import "github.com/x448/float16"
+
+// Contiguous kernels for the conversions that matter most for speed. Each
+// is a package variable holding the Go twin below; on amd64 an init in
+// kernels_amd64.go points it at AVX assembly when the CPU has it (tests
+// flip the variables to compare the two). The assembly computes exactly
+// the twins' loops, bit for bit: the same instructions' rounding (MXCSR
+// round-to-nearest-even, which Go never changes), NaNs quieted alike.
+// Every kernel requires len(src) >= len(dst) and converts len(dst)
+// elements.
+var (
+	int32ToFloat32   = int32ToFloat32Go
+	float32ToFloat64 = float32ToFloat64Go
+	float64ToFloat32 = float64ToFloat32Go
+	halfToFloat32    = halfToFloat32Go
+	float32ToHalf    = float32ToHalfGo
+)
+
+func int32ToFloat32Go(dst []float32, src []int32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = float32(v)
+	}
+}
+
+func float32ToFloat64Go(dst []float64, src []float32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = float64(v)
+	}
+}
+
+func float64ToFloat32Go(dst []float32, src []float64) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = float32(v)
+	}
+}
+
+// halfToFloat32Go widens IEEE binary16 bit patterns exactly; a NaN gets
+// its quiet bit set and keeps its payload, as VCVTPH2PS does.
+func halfToFloat32Go(dst []float32, src []uint16) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = float16.Frombits(v).Float32()
+	}
+}
+
+// float32ToHalfGo rounds to binary16 bit patterns, to nearest even; a NaN
+// gets its quiet bit set and keeps the top of its payload, as VCVTPS2PH
+// does.
+func float32ToHalfGo(dst []uint16, src []float32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = float16.Fromfloat32(v).Bits()
+	}
+}
