@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"testing"
 	"unsafe"
-
 )
 
 // bytesOf views a slice's elements as bytes.
