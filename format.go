@@ -21,8 +21,14 @@ const (
 )
 
 // String formats t as MegEngine does: Tensor(<body>, dtype=<name>,
-// device=xpux:0), with the dtype left out for float32.
+// device=xpux:0), with the dtype left out for float32. The body is
+// exactly NumPy's str() of the array, so continuation lines are indented
+// by one space per open bracket and not by the length of "Tensor(":
+// MegEngine pastes str(self.numpy()) after the prefix.
 func (t *Tensor) String() string {
+	if t == nil {
+		return "<nil>"
+	}
 	var b strings.Builder
 	b.WriteString("Tensor(")
 	b.WriteString(t.body())

@@ -432,3 +432,58 @@ func (t *Tensor) Slice(ranges ...Range) (*Tensor, error) {
 	}
 	return t.view(s, st, offset), nil
 }
+
+// Squeeze returns the view of t without the given dimensions of size 1
+// (negative axes count from the end), or without every dimension of size
+// 1 when no axis is given. Naming a dimension whose size is not 1 is an
+// ErrShape error; an axis out of range or repeated is an ErrAxis error.
+func (t *Tensor) Squeeze(axes ...int) (*Tensor, error) {
+	const op = "squeeze"
+	drop := make([]bool, len(t.shape))
+	if len(axes) == 0 {
+		for d, n := range t.shape {
+			drop[d] = n == 1
+		}
+	} else {
+		mask, err := shape.ReduceAxes(axes, len(t.shape))
+		if err != nil {
+			return nil, wrapErr(op, err)
+		}
+		for d, m := range mask {
+			if m && t.shape[d] != 1 {
+				return nil, opErr(op, ErrShape, "cannot squeeze axis %d of size %d in shape %s", d, t.shape[d], shape.String(t.shape))
+			}
+		}
+		drop = mask
+	}
+	var s, st []int
+	for d, n := range t.shape {
+		if !drop[d] {
+			s, st = append(s, n), append(st, t.strides[d])
+		}
+	}
+	return t.view(s, st, t.offset), nil
+}
+
+// ExpandDims returns the view of t with a new dimension of size 1 at
+// position axis of the result, which may be negative: -1 appends it.
+// An axis outside [-ndim-1, ndim] is an ErrAxis error.
+func (t *Tensor) ExpandDims(axis int) (*Tensor, error) {
+	n := len(t.shape)
+	ax, err := shape.NormalizeAxis(axis, n+1)
+	if err != nil {
+		return nil, wrapErr("expand_dims", err)
+	}
+	if n+1 > shape.MaxRank {
+		return nil, opErr("expand_dims", ErrShape, "more than %d dimensions", shape.MaxRank)
+	}
+	// The new dimension is never stepped through; give it the stride a
+	// contiguous layout would have, so contiguous tensors stay recognisably so.
+	stride := 1
+	if ax < n {
+		stride = t.strides[ax] * t.shape[ax]
+	}
+	s := append(append(append([]int{}, t.shape[:ax]...), 1), t.shape[ax:]...)
+	st := append(append(append([]int{}, t.strides[:ax]...), stride), t.strides[ax:]...)
+	return t.view(s, st, t.offset), nil
+}

@@ -352,3 +352,43 @@ func TestContiguousClone(t *testing.T) {
 		}
 	}
 }
+
+func TestSqueezeExpandDims(t *testing.T) {
+	x := arangeShaped(t, 1, 3, 1, 2)
+	checkMeta(t, Must(x.Squeeze()), Int64, 3, 2)
+	checkMeta(t, Must(x.Squeeze(0)), Int64, 3, 1, 2)
+	checkMeta(t, Must(x.Squeeze(-2, 0)), Int64, 3, 2)
+	s := Must(x.Squeeze())
+	if !sameStorage(s, x) || !reflect.DeepEqual(mustSlice[int64](t, s), mustSlice[int64](t, x)) {
+		t.Error("Squeeze changed the elements or copied")
+	}
+	for _, c := range []struct {
+		axes []int
+		want error
+	}{{[]int{1}, ErrShape}, {[]int{4}, ErrAxis}, {[]int{0, 0}, ErrAxis}, {[]int{-5}, ErrAxis}} {
+		if _, err := x.Squeeze(c.axes...); !errors.Is(err, c.want) {
+			t.Errorf("Squeeze(%v) error %v, want %v", c.axes, err, c.want)
+		}
+	}
+
+	y := arangeShaped(t, 2, 3)
+	for _, c := range []struct {
+		axis int
+		want []int
+	}{{0, []int{1, 2, 3}}, {1, []int{2, 1, 3}}, {2, []int{2, 3, 1}}, {-1, []int{2, 3, 1}}, {-3, []int{1, 2, 3}}} {
+		e := Must(y.ExpandDims(c.axis))
+		checkMeta(t, e, Int64, c.want...)
+		if !e.IsContiguous() || !sameStorage(e, y) {
+			t.Errorf("ExpandDims(%d) is not a contiguous view", c.axis)
+		}
+		if !reflect.DeepEqual(mustSlice[int64](t, e), mustSlice[int64](t, y)) {
+			t.Errorf("ExpandDims(%d) changed the elements", c.axis)
+		}
+	}
+	for _, axis := range []int{3, -4} {
+		if _, err := y.ExpandDims(axis); !errors.Is(err, ErrAxis) {
+			t.Errorf("ExpandDims(%d) error %v, want ErrAxis", axis, err)
+		}
+	}
+	checkMeta(t, Must(Must(Full(1, Int8)).ExpandDims(0)), Int8, 1)
+}
