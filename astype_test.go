@@ -3,6 +3,7 @@ package tensor
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -255,4 +256,20 @@ func BenchmarkAsType(b *testing.B) {
 			}
 		})
 	}
+}
+
+// AsType truncates floats toward zero and wraps them into narrow integers
+// (70000 is 4464 as int16 and 112 as uint8, -1.5 is 255 as uint8), rounds
+// into float16 (70000 overflows to inf), and maps nonzero values to true.
+func ExampleTensor_AsType() {
+	x := Must(FromSlice([]float64{2.7, -1.5, 300.5, 70000}))
+	fmt.Println(Must(x.AsType(Int16)))
+	fmt.Println(Must(x.AsType(Uint8)))
+	fmt.Println(Must(x.AsType(Float16)))
+	fmt.Println(Must(x.AsType(Bool)))
+	// Output:
+	// Tensor([   2   -1  300 4464], dtype=int16, device=xpux:0)
+	// Tensor([  2 255  44 112], dtype=uint8, device=xpux:0)
+	// Tensor([  2.7  -1.5 300.5   inf], dtype=float16, device=xpux:0)
+	// Tensor([ True  True  True  True], dtype=bool, device=xpux:0)
 }
