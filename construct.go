@@ -270,15 +270,55 @@ func arange(op string, start, stop, step float64, n int, dt DType) (*Tensor, err
 	if err != nil {
 		return nil, wrapErr(op, err)
 	}
-	size := dt.Size()
-	for i := range n {
-		e, err := encodeElement(start+float64(i)*step, dt)
-		if err != nil {
-			return nil, wrapErr(op, err)
+	// The values are monotonic: if both ends fit the dtype, all do.
+	if n > 0 {
+		for _, v := range []float64{start, start + float64(n-1)*step} {
+			if _, err := encodeElement(v, dt); err != nil {
+				return nil, wrapErr(op, err)
+			}
 		}
-		copy(unsafe.Slice((*byte)(unsafe.Add(t.storage, i*size)), size), unsafe.Slice((*byte)(unsafe.Pointer(&e)), size))
+	}
+	at := func(i int) float64 { return start + float64(i)*step }
+	switch dt {
+	case Bool:
+		fillIndexed(storageOf[bool](t), func(i int) bool { return at(i) != 0 })
+	case Int8:
+		fillIndexed(storageOf[int8](t), func(i int) int8 { return int8(at(i)) })
+	case Int16:
+		fillIndexed(storageOf[int16](t), func(i int) int16 { return int16(at(i)) })
+	case Int32:
+		fillIndexed(storageOf[int32](t), func(i int) int32 { return int32(at(i)) })
+	case Int64:
+		fillIndexed(storageOf[int64](t), func(i int) int64 { return int64(at(i)) })
+	case Uint8:
+		fillIndexed(storageOf[uint8](t), func(i int) uint8 { return uint8(at(i)) })
+	case Uint16:
+		fillIndexed(storageOf[uint16](t), func(i int) uint16 { return uint16(at(i)) })
+	case Uint32:
+		fillIndexed(storageOf[uint32](t), func(i int) uint32 { return uint32(at(i)) })
+	case Uint64:
+		fillIndexed(storageOf[uint64](t), func(i int) uint64 { return uint64(at(i)) })
+	case Float16:
+		fillIndexed(storageOf[float16.Float16](t), func(i int) float16.Float16 { return halfFromFloat64(at(i)) })
+	case BFloat16:
+		fillIndexed(storageOf[bfloat16.BFloat16](t), func(i int) bfloat16.BFloat16 { return bfloat16.FromFloat64(at(i)) })
+	case Float32:
+		fillIndexed(storageOf[float32](t), func(i int) float32 { return float32(at(i)) })
+	case Float64:
+		fillIndexed(storageOf[float64](t), at)
+	case Complex64:
+		fillIndexed(storageOf[complex64](t), func(i int) complex64 { return complex(float32(at(i)), 0) })
+	case Complex128:
+		fillIndexed(storageOf[complex128](t), func(i int) complex128 { return complex(at(i), 0) })
 	}
 	return t, nil
+}
+
+// fillIndexed sets s[i] to value(i) for every i.
+func fillIndexed[T any](s []T, value func(int) T) {
+	for i := range s {
+		s[i] = value(i)
+	}
 }
 
 // Rand returns a tensor of the given dtype and shape filled with uniform

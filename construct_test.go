@@ -39,6 +39,9 @@ func TestFromNested(t *testing.T) {
 	checkMeta(t, Must(FromNested([]float64{1})), Float64, 1)
 	checkMeta(t, Must(FromNested([][][]bool{{{true}, {false}}})), Bool, 1, 2, 1)
 	checkMeta(t, Must(FromNested([2][3]float32{})), Float32, 2, 3)
+	if got := mustSlice[int8](t, Must(FromNested([2][2]int8{{1, 2}, {3, 4}}))); !reflect.DeepEqual(got, []int8{1, 2, 3, 4}) {
+		t.Errorf("Go arrays: %v", got)
+	}
 	checkMeta(t, Must(FromNested([][]float32{})), Float32, 0, 0)
 	checkMeta(t, Must(FromNested([][]float32{{}, {}})), Float32, 2, 0)
 	checkMeta(t, Must(FromNested([]float16.Float16{float16.Fromfloat32(1.5)})), Float16, 1)
@@ -235,6 +238,25 @@ func TestArange(t *testing.T) {
 		t.Errorf("two dtypes: %v", err)
 	}
 	checkMeta(t, Must(Arange(128, Int8)), Int8, 128)
+	// Every dtype counts the same way.
+	for _, dt := range []DType{Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64,
+		Float16, BFloat16, Float32, Float64, Complex64, Complex128} {
+		x := Must(Arange(100, dt))
+		for i := range 100 {
+			if v, _ := x.At(i); asComplex(v) != complex(float64(i), 0) {
+				t.Fatalf("Arange(100, %v)[%d] = %v", dt, i, v)
+			}
+		}
+	}
+	if got := mustSlice[bool](t, Must(Arange(2, Bool))); !reflect.DeepEqual(got, []bool{false, true}) {
+		t.Errorf("Arange(2, bool) = %v", got)
+	}
+}
+
+func BenchmarkArange(b *testing.B) {
+	for range b.N {
+		Must(Arange(1<<16, Float32))
+	}
 }
 
 func TestArangeRange(t *testing.T) {
