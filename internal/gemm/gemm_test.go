@@ -253,18 +253,20 @@ func TestMulThreadsIdentical(t *testing.T) {
 // TestMulEveryKernel flips the dispatch to each kernel this CPU can run and
 // checks whole products across block and tile edges.
 func TestMulEveryKernel(t *testing.T) {
-	f32, f64, i32, _ := kernelsUnderTest()
-	saved32, saved64, savedI := kernelF32, kernelF64, kernelI32
-	defer func() { kernelF32, kernelF64, kernelI32 = saved32, saved64, savedI }()
+	f32, f64, i32, i64 := kernelsUnderTest()
+	saved32, saved64, savedI, savedL := kernelF32, kernelF64, kernelI32, kernelI64
+	defer func() { kernelF32, kernelF64, kernelI32, kernelI64 = saved32, saved64, savedI, savedL }()
 	rng := rand.New(rand.NewPCG(18, 19))
 	shapes := [][3]int{{13, 33, 17}, {40, 70, 600}, {100, 300, 50}}
 	for i := range f32 {
 		kernelF32, kernelF64, kernelI32 = f32[i], f64[i], i32[i]
+		kernelI64 = i64[min(i, len(i64)-1)]
 		for _, s := range shapes {
 			for l := range numLayouts {
 				checkMul[float32](t, rng, s[0], s[1], s[2], l, (l+1)%numLayouts, (l+3)%numLayouts, Options{Threads: 2})
 				checkMul[float64](t, rng, s[0], s[1], s[2], l, (l+2)%numLayouts, l, Options{Threads: 1})
 				checkMul[int32](t, rng, s[0], s[1], s[2], (l+1)%numLayouts, l, rowMajor, Options{Threads: 2})
+				checkMul[int64](t, rng, s[0], s[1], s[2], l, l, (l+4)%numLayouts, Options{Threads: 2})
 			}
 		}
 	}

@@ -17,18 +17,25 @@ func dgemm12x16AVX512(k int, a, b, c *float64, ldc int, accumulate bool)
 //go:noescape
 func igemm12x32AVX512(k int, a, b, c *int32, ldc int, accumulate bool)
 
+// lgemm12x16AVX512 multiplies int64 with VPMULLQ (AVX-512DQ), the low 64
+// bits of each product, which is Go's wrapped product.
+//
+//go:noescape
+func lgemm12x16AVX512(k int, a, b, c *int64, ldc int, accumulate bool)
+
 // Blocking of the AVX-512 kernels (L1d 48 KiB, L2 2 MiB per core):
 //
 //	float32/int32 12×32: kc 384 keeps the 12×384×4 = 18 KiB A sliver in L1
 //	  with room for the B rows streaming through; nc 640 makes the
 //	  384×640×4 = 960 KiB B panel about half of L2; mc 144 adds a
 //	  144×384×4 = 216 KiB A block that also stays in L2.
-//	float64 12×16: kc 256 gives a 12×256×8 = 24 KiB A sliver; nc 480 a
-//	  256×480×8 = 960 KiB B panel; mc 96 a 192 KiB A block.
+//	float64/int64 12×16: kc 256 gives a 12×256×8 = 24 KiB A sliver; nc 480
+//	  a 256×480×8 = 960 KiB B panel; mc 96 a 192 KiB A block.
 var (
 	avx512KernelF32 = newKernel("avx512-f32-12x32", 12, 32, 384, 144, 640, sgemm12x32AVX512)
 	avx512KernelF64 = newKernel("avx512-f64-12x16", 12, 16, 256, 96, 480, dgemm12x16AVX512)
 	avx512KernelI32 = newKernel("avx512-i32-12x32", 12, 32, 384, 144, 640, igemm12x32AVX512)
+	avx512KernelI64 = newKernel("avx512-i64-12x16", 12, 16, 256, 96, 480, lgemm12x16AVX512)
 )
 
 // The AVX2+FMA micro-kernels (kernel_avx2_amd64.s), 6 rows by two ymm.
@@ -65,6 +72,8 @@ func init() {
 		avx512KernelF32.microRowA = sgemm12x32AVX512RowA
 		avx512KernelF64.microRowA = dgemm12x16AVX512RowA
 		avx512KernelI32.microRowA = igemm12x32AVX512RowA
+		avx512KernelI64.microRowA = lgemm12x16AVX512RowA
+		kernelI64 = avx512KernelI64
 		kernelF32 = avx512KernelF32
 		kernelF64 = avx512KernelF64
 		kernelI32 = avx512KernelI32
@@ -81,3 +90,6 @@ func dgemm12x16AVX512RowA(k int, a, b, c *float64, ldc, lda int, accumulate bool
 
 //go:noescape
 func igemm12x32AVX512RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
+
+//go:noescape
+func lgemm12x16AVX512RowA(k int, a, b, c *int64, ldc, lda int, accumulate bool)

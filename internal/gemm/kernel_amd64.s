@@ -37,6 +37,13 @@
 	VPADDD Z28, r0, r0; \
 	VPADDD Z29, r1, r1
 
+#define ROWQ(addr, r0, r1) \
+	VPBROADCASTQ addr, Z26; \
+	VPMULLQ Z24, Z26, Z28; \
+	VPMULLQ Z25, Z26, Z29; \
+	VPADDQ Z28, r0, r0; \
+	VPADDQ Z29, r1, r1
+
 // One k step of the whole tile: a row of B (two vectors) times a column of
 // A (12 elements of size es) at byte offsets aoff and boff.
 #define STEP(ROW, MOVB, es, aoff, boff) \
@@ -104,14 +111,25 @@ done:
 	ADDROW(ADD, MOVC, Z12, Z13); ADDROW(ADD, MOVC, Z14, Z15); ADDROW(ADD, MOVC, Z16, Z17); \
 	ADDROW(ADD, MOVC, Z18, Z19); ADDROW(ADD, MOVC, Z20, Z21); ADDROW(ADD, MOVC, Z22, Z23)
 
-// Load the arguments, shared by all three kernels: es is the element size.
+// Start fetching one row of C (two cache lines at AX) into L1 so the final
+// stores, or loads when accumulating, do not wait on memory.
+#define PREFROW \
+	PREFETCHT0 (AX); \
+	PREFETCHT0 64(AX); \
+	ADDQ R8, AX
+
+// Load the arguments, shared by all kernels (shift is log2 of the element
+// size), and prefetch the 12 rows of C.
 #define ARGS(shift) \
 	MOVQ k+0(FP), CX; \
 	MOVQ a+8(FP), SI; \
 	MOVQ b+16(FP), DI; \
 	MOVQ c+24(FP), DX; \
 	MOVQ ldc+32(FP), R8; \
-	SHLQ $shift, R8
+	SHLQ $shift, R8; \
+	MOVQ DX, AX; \
+	PREFROW; PREFROW; PREFROW; PREFROW; PREFROW; PREFROW; \
+	PREFROW; PREFROW; PREFROW; PREFROW; PREFROW; PREFROW
 
 // Variants that read A in place instead of from a packed sliver: element
 // (i, p) of the tile's A rows is at a + i*lda + p (elements), so a
@@ -216,6 +234,22 @@ add:
 	VZEROUPPER
 	RET
 
+// func lgemm12x16AVX512(k int, a, b, c *int64, ldc int, accumulate bool)
+TEXT ·lgemm12x16AVX512(SB), NOSPLIT, $0-41
+	ARGS(3)
+	ZERO24
+	KLOOP(ROWQ, VMOVDQU64, 8)
+	MOVBLZX accumulate+40(FP), AX
+	TESTL AX, AX
+	JNZ   add
+	STORE12(VMOVDQU64)
+	VZEROUPPER
+	RET
+add:
+	ADD12(VPADDQ, VMOVDQU64)
+	VZEROUPPER
+	RET
+
 // func sgemm12x32AVX512RowA(k int, a, b, c *float32, ldc, lda int, accumulate bool)
 TEXT ·sgemm12x32AVX512RowA(SB), NOSPLIT, $0-49
 	ARGSS(2)
@@ -261,5 +295,21 @@ TEXT ·igemm12x32AVX512RowA(SB), NOSPLIT, $0-49
 	RET
 add:
 	ADD12(VPADDD, VMOVDQU32)
+	VZEROUPPER
+	RET
+
+// func lgemm12x16AVX512RowA(k int, a, b, c *int64, ldc, lda int, accumulate bool)
+TEXT ·lgemm12x16AVX512RowA(SB), NOSPLIT, $0-49
+	ARGSS(3)
+	ZERO24
+	KLOOPS(ROWQ, VMOVDQU64, 8)
+	MOVBLZX accumulate+48(FP), AX
+	TESTL AX, AX
+	JNZ   add
+	STORE12(VMOVDQU64)
+	VZEROUPPER
+	RET
+add:
+	ADD12(VPADDQ, VMOVDQU64)
 	VZEROUPPER
 	RET

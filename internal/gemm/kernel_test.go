@@ -10,7 +10,7 @@ import (
 // itself the Go twin; on purego builds (or CPUs without AVX-512) it is empty
 // apart from the Go kernels, which are checked against a fresh twin anyway.
 func kernelsUnderTest() (f32 []*kernel[float32], f64 []*kernel[float64], i32 []*kernel[int32], i64 []*kernel[int64]) {
-	return allKernelsF32(), allKernelsF64(), allKernelsI32(), []*kernel[int64]{goKernelI64}
+	return allKernelsF32(), allKernelsF64(), allKernelsI32(), allKernelsI64()
 }
 
 // special values sprinkled into kernel inputs: NaN, ±Inf, −0 must go through
@@ -204,7 +204,10 @@ func checkKernelRowA[T Elem](t *testing.T, kern *kernel[T]) {
 }
 
 func TestMicroKernelsRowA(t *testing.T) {
-	f32, f64, i32, _ := kernelsUnderTest()
+	f32, f64, i32, i64 := kernelsUnderTest()
+	for _, k := range i64 {
+		checkKernelRowA(t, k)
+	}
 	for _, k := range f32 {
 		checkKernelRowA(t, k)
 	}

@@ -28,3 +28,10 @@ func pick[T Elem](goKernel, avx512, avx2 *kernel[T]) []*kernel[T] {
 	}
 	return ks
 }
+
+func allKernelsI64() []*kernel[int64] {
+	if cpufeat.AVX512 {
+		return []*kernel[int64]{goKernelI64, avx512KernelI64}
+	}
+	return []*kernel[int64]{goKernelI64}
+}
