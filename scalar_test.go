@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/cmplx"
 	"strings"
@@ -288,4 +289,19 @@ func TestScalarOf(t *testing.T) {
 	if got := *(*int64)(x.storage); got != math.MinInt64 {
 		t.Errorf("ScalarOf(int64 min) holds %d", got)
 	}
+}
+
+// A Go scalar on its own takes the default dtype of its kind; ScalarOf
+// keeps the dtype of the Go type.
+func ExampleScalar() {
+	fmt.Println(Must(Scalar(2.5)))
+	fmt.Println(Must(Scalar(int64(7))))
+	fmt.Println(ScalarOf(int64(7)))
+	_, err := Scalar(1 << 40)
+	fmt.Println(err)
+	// Output:
+	// Tensor(2.5, device=xpux:0)
+	// Tensor(7, dtype=int32, device=xpux:0)
+	// Tensor(7, dtype=int64, device=xpux:0)
+	// tensor: scalar: Go scalar 1099511627776 (int) is outside the range of int32
 }
