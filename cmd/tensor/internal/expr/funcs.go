@@ -397,13 +397,16 @@ func listTensor(v Value, dt dtype.DType, op string) (*tensor.Tensor, error) {
 // float64 or complex128), checking integer ranges against the target dt.
 func (l *literal) build(op string, dt dtype.DType) (*tensor.Tensor, error) {
 	n := len(l.elems)
+	// A non-nil shape, so that a lone number is 0-d (FromSlice reads no
+	// shape at all as 1-D).
+	s := append([]int{}, l.shape...)
 	switch l.kind {
 	case kindBool:
 		data := make([]bool, n)
 		for i, e := range l.elems {
 			data[i] = e.(bool)
 		}
-		return tensor.FromSlice(data, l.shape...)
+		return tensor.FromSlice(data, s...)
 	case kindInt:
 		data := make([]int64, n)
 		for i, e := range l.elems {
@@ -415,19 +418,19 @@ func (l *literal) build(op string, dt dtype.DType) (*tensor.Tensor, error) {
 				return nil, evalErr(op, tensor.ErrValue, "integer %d is out of the range of %v", data[i], dt)
 			}
 		}
-		return tensor.FromSlice(data, l.shape...)
+		return tensor.FromSlice(data, s...)
 	case kindComplex:
 		data := make([]complex128, n)
 		for i, e := range l.elems {
 			data[i] = complexOf(e)
 		}
-		return tensor.FromSlice(data, l.shape...)
+		return tensor.FromSlice(data, s...)
 	}
 	data := make([]float64, n)
 	for i, e := range l.elems {
 		data[i] = real(complexOf(e))
 	}
-	return tensor.FromSlice(data, l.shape...)
+	return tensor.FromSlice(data, s...)
 }
 
 func boolInt(b bool) int64 {

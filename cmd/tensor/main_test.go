@@ -1,0 +1,463 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tensor-go/tensor"
+)
+
+// bin is the command, built once for all tests.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "tensor-cli-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "tensor")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building the command: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is what one run of the command produced.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runIn runs the command in dir and checks that it never shows a panic.
+func runIn(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	r := result{stdout.String(), stderr.String(), code}
+	for _, bad := range []string{"panic", "goroutine", "internal error"} {
+		if strings.Contains(r.stderr, bad) {
+			t.Fatalf("tensor %q: stderr shows %q:\n%s", args, bad, r.stderr)
+		}
+	}
+	if r.stderr != "" && (strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "tensor: ")) {
+		t.Errorf("tensor %q: stderr is not one 'tensor: ' line: %q", args, r.stderr)
+	}
+	return r
+}
+
+func expect(t *testing.T, dir string, want result, args ...string) {
+	t.Helper()
+	got := runIn(t, dir, args...)
+	if got != want {
+		t.Errorf("tensor %q\n got stdout %q stderr %q exit %d\nwant stdout %q stderr %q exit %d",
+			args, got.stdout, got.stderr, got.code, want.stdout, want.stderr, want.code)
+	}
+}
+
+func ok(stdout string) result { return result{stdout: stdout + "\n"} }
+
+func failed(err error) result {
+	if err == nil {
+		return result{stderr: "expected the library to fail", code: -1}
+	}
+	return result{stderr: err.Error() + "\n", code: 1}
+}
+
+func usageErr(msg string) result { return result{stderr: "tensor: " + msg + "\n", code: 2} }
+
+// libErr returns the error of a library call that the command must report
+// unchanged, so the test does not restate the library's wording.
+func libErr(_ *tensor.Tensor, err error) error { return err }
+
+// mustFor returns a helper that unwraps a library result or fails t.
+func mustFor(t *testing.T) func(*tensor.Tensor, error) *tensor.Tensor {
+	return func(x *tensor.Tensor, err error) *tensor.Tensor {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+}
+
+// TestSourceExamples runs every example of the three source documents,
+// written as the command's expressions. The documents collapse NumPy's
+// column padding; semantics §8 restores it.
+func TestSourceExamples(t *testing.T) {
+	dir := t.TempDir()
+	x := `Tensor([[1, 2, 3], [4, 5, 6]])`
+	for _, tc := range []struct{ expr, want string }{
+		// mul.megengine.txt
+		{"F.mul(1.0, 4.0)", "Tensor(4.0, device=xpux:0)"},
+		{"F.mul(" + x + ", Tensor([[1, 1, 1], [2, 2, 2]]))", "Tensor([[ 1  2  3]\n [ 8 10 12]], dtype=int32, device=xpux:0)"},
+		{"F.mul(" + x + ", 2)", "Tensor([[ 2  4  6]\n [ 8 10 12]], dtype=int32, device=xpux:0)"},
+		{"mul(Tensor([[1, 2, 3], [4, 5, 6]]), 2)", "Tensor([[ 2  4  6]\n [ 8 10 12]], dtype=int32, device=xpux:0)"},
+		{x + " * 2", "Tensor([[ 2  4  6]\n [ 8 10 12]], dtype=int32, device=xpux:0)"},
+		// prod.megengine.txt
+		{"F.prod(Tensor([536870910, 536870910, 536870910, 536870910]))", "Tensor(16, dtype=int32, device=xpux:0)"},
+		{"F.prod(Tensor([]))", "Tensor(1.0, device=xpux:0)"},
+		{"F.prod(Tensor([1, 2, 3]))", "Tensor(6, dtype=int32, device=xpux:0)"},
+		{"F.prod(Tensor([0.5, 1.5]))", "Tensor(0.75, device=xpux:0)"},
+		{"F.prod(" + x + ", axis=0)", "Tensor([ 4 10 18], dtype=int32, device=xpux:0)"},
+		{"F.prod(" + x + ", axis=1)", "Tensor([  6 120], dtype=int32, device=xpux:0)"},
+		{x + ".prod(axis=1)", "Tensor([  6 120], dtype=int32, device=xpux:0)"},
+		// matmul.torch.ru.txt: torch.randn becomes zeros, .size() prints a tuple.
+		{"torch.matmul(zeros(3), zeros(3)).size()", "()"},
+		{"torch.matmul(zeros((3, 4)), zeros(4)).size()", "(3,)"},
+		{"torch.matmul(zeros((10, 3, 4)), zeros(4)).size()", "(10, 3)"},
+		{"torch.matmul(zeros((10, 3, 4)), zeros((10, 4, 5))).size()", "(10, 3, 5)"},
+		{"torch.matmul(zeros((10, 3, 4)), zeros((4, 5))).size()", "(10, 3, 5)"},
+		{"(zeros((10, 3, 4)) @ zeros((4,))).shape", "(10, 3)"},
+		{"(zeros((2, 1, 3, 4)) @ zeros((5, 4, 6))).shape", "(2, 5, 3, 6)"},
+	} {
+		expect(t, dir, ok(tc.want), "eval", tc.expr)
+	}
+}
+
+// TestEvalLanguage covers the rest of the language: literals, operators,
+// subscripts, attributes, functions and the printing of non-tensors.
+func TestEvalLanguage(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ expr, want string }{
+		{"[[1, 2], [3, 4]]", "Tensor([[1 2]\n [3 4]], dtype=int32, device=xpux:0)"},
+		{"[0.5, 1]", "Tensor([0.5 1. ], device=xpux:0)"},
+		{"[True, False]", "Tensor([ True False], dtype=bool, device=xpux:0)"},
+		{"[]", "Tensor([], device=xpux:0)"},
+		{"tensor([1, 2], dtype='int8') * 3", "Tensor([3 6], dtype=int8, device=xpux:0)"},
+		{"tensor([100], dtype=int8) * 3", "Tensor([44], dtype=int8, device=xpux:0)"},
+		{"tensor([1, 2], dtype=float16) * 2.5", "Tensor([2.5 5. ], dtype=float16, device=xpux:0)"},
+		{"[1, 2] * 2.5", "Tensor([2.5 5. ], device=xpux:0)"},
+		{"[1.0] * nan", "Tensor([nan], device=xpux:0)"},
+		{"[1.0, -1.0] * inf", "Tensor([ inf -inf], device=xpux:0)"},
+		{"-[1, 2]", "Tensor([-1 -2], dtype=int32, device=xpux:0)"},
+		{"-tensor([1, 2], dtype=int16)", "Tensor([-1 -2], dtype=int16, device=xpux:0)"},
+		{"-(-3)", "3"},
+		{"-2.5", "-2.5"},
+		{"2 * 3", "Tensor(6, dtype=int32, device=xpux:0)"},
+		{"F.mul(-3, -4)", "Tensor(12, dtype=int32, device=xpux:0)"},
+		{"1e-5", "1e-05"},
+		{"0x10", "16"},
+		{"(1,)", "(1,)"},
+		{"()", "()"},
+		{"None", "None"},
+		{"True", "True"},
+		{"'float16'", "float16"},
+		{"arange(6).reshape(2, 3)", "Tensor([[0 1 2]\n [3 4 5]], dtype=int32, device=xpux:0)"},
+		{"arange(6).reshape((3, -1)).T", "Tensor([[0 2 4]\n [1 3 5]], dtype=int32, device=xpux:0)"},
+		{"arange(24).reshape(2, 3, 4)[1, ::2, -1]", "Tensor([15 23], dtype=int32, device=xpux:0)"},
+		{"arange(24).reshape(2, 3, 4)[..., 0]", "Tensor([[ 0  4  8]\n [12 16 20]], dtype=int32, device=xpux:0)"},
+		{"arange(24).reshape(2, 3, 4)[0, ...]", "Tensor([[ 0  1  2  3]\n [ 4  5  6  7]\n [ 8  9 10 11]], dtype=int32, device=xpux:0)"},
+		{"arange(5)[::-2]", "Tensor([4 2 0], dtype=int32, device=xpux:0)"},
+		{"arange(5)[1:-1]", "Tensor([1 2 3], dtype=int32, device=xpux:0)"},
+		{"arange(24).reshape(2, 3, 4).mT.shape", "(2, 4, 3)"},
+		{"arange(24).reshape(2, 3, 4).T.shape", "(4, 3, 2)"},
+		{"transpose(arange(24).reshape(2, 3, 4), (1, 0, 2)).shape", "(3, 2, 4)"},
+		{"arange(24).reshape(2, 3, 4).permute(2, 0, 1).shape", "(4, 2, 3)"},
+		{"arange(6).reshape(2, 3).ndim", "2"},
+		{"arange(6).reshape(2, 3).size", "6"},
+		{"arange(6).dtype", "int32"},
+		{"broadcast_to([1, 2], (2, 2))", "Tensor([[1 2]\n [1 2]], dtype=int32, device=xpux:0)"},
+		{"ones((2, 2), dtype=int8)", "Tensor([[1 1]\n [1 1]], dtype=int8, device=xpux:0)"},
+		{"zeros(2)", "Tensor([0. 0.], device=xpux:0)"},
+		{"full((2,), 7)", "Tensor([7 7], dtype=int32, device=xpux:0)"},
+		{"arange(0, 1, 0.25)", "Tensor([0.   0.25 0.5  0.75], device=xpux:0)"},
+		{"arange(3, dtype=float64)", "Tensor([0. 1. 2.], dtype=float64, device=xpux:0)"},
+		{"astype([1.5, -2.5], 'int32')", "Tensor([ 1 -2], dtype=int32, device=xpux:0)"},
+		{"[1, 2].astype(float64)", "Tensor([1. 2.], dtype=float64, device=xpux:0)"},
+		{"np.prod([[1, 2], [3, 4]], axis=(0, 1), keepdims=True)", "Tensor([[24]], dtype=int32, device=xpux:0)"},
+		{"prod([[1, 2], [3, 4]], axis=(), keepdims=False)", "Tensor([[1 2]\n [3 4]], dtype=int32, device=xpux:0)"},
+		{"prod([[1, 2], [3, 4]], axis=-1)", "Tensor([ 2 12], dtype=int32, device=xpux:0)"},
+		{"[[1, 2], [3, 4]] @ [1, 1]", "Tensor([3 7], dtype=int32, device=xpux:0)"},
+		{"matmul([[1, 0]], [[2], [inf]])", "Tensor([[nan]], device=xpux:0)"},
+		{"[2j] * [1, 2]", "Tensor([0.+2.j 0.+4.j], dtype=complex64, device=xpux:0)"},
+	} {
+		expect(t, dir, ok(tc.want), "eval", tc.expr)
+	}
+}
+
+// TestEvalFiles writes results with -o, reads them back as bindings and
+// with info, and checks the Fortran layout of a transposed result.
+func TestEvalFiles(t *testing.T) {
+	dir := t.TempDir()
+	expect(t, dir, result{}, "eval", "-o", "x.npy", "Tensor([[1, 2, 3], [4, 5, 6]])")
+	expect(t, dir, result{}, "eval", "-o=y.npy", "Tensor([[1, 1, 1], [2, 2, 2]])")
+	expect(t, dir, ok("Tensor([[ 1  2  3]\n [ 8 10 12]], dtype=int32, device=xpux:0)"), "eval", "F.mul(x, y)", "x=x.npy", "y=y.npy")
+	expect(t, dir, ok("Tensor([[ -2  -4  -6]\n [ -8 -10 -12]], dtype=int32, device=xpux:0)"), "eval", "-x * 2", "x=x.npy")
+	expect(t, dir, ok("Tensor([[ 2  4  6]\n [ 8 10 12]], dtype=int32, device=xpux:0)"), "eval", "--", "x * 2", "x=x.npy")
+	expect(t, dir, result{}, "eval", "-o", "t.npy", "x.T", "x=x.npy")
+	expect(t, dir, result{}, "eval", "-o", "s.npy", "x[:, ::2]", "x=x.npy")
+	expect(t, dir, result{}, "eval", "-o", "n.npy", "2.5")
+	expect(t, dir, ok("x.npy: shape (2, 3), dtype int32, order C, 24 bytes\n"+
+		"t.npy: shape (3, 2), dtype int32, order F, 24 bytes\n"+
+		"s.npy: shape (2, 2), dtype int32, order C, 16 bytes\n"+
+		"n.npy: shape (), dtype float32, order C, 4 bytes"), "info", "x.npy", "t.npy", "s.npy", "n.npy")
+	expect(t, dir, ok("Tensor([[1 4]\n [2 5]\n [3 6]], dtype=int32, device=xpux:0)"), "eval", "t", "t=t.npy")
+	expect(t, dir, ok("Tensor([[1 3]\n [4 6]], dtype=int32, device=xpux:0)"), "eval", "s", "s=s.npy")
+	expect(t, dir, failed(fmt.Errorf("tensor: save: the result is a tuple, not a tensor")), "eval", "-o", "u.npy", "x.shape", "x=x.npy")
+
+	// NumPy reads what the command writes, when it is installed.
+	py := "/usr/bin/python3"
+	check := exec.Command(py, "-c", "import numpy as np; t = np.load('t.npy'); print(t.tolist(), t.flags.f_contiguous)")
+	check.Dir = dir
+	if out, err := check.Output(); err != nil {
+		t.Logf("skipping the NumPy cross-check: %v", err)
+	} else if got := string(out); got != "[[1, 4], [2, 5], [3, 6]] True\n" {
+		t.Errorf("NumPy reads t.npy as %q", got)
+	}
+}
+
+func TestInfoFixtures(t *testing.T) {
+	dir, err := filepath.Abs("../../npy/testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The expected lines were read from these files with NumPy.
+	expect(t, dir, ok("int32_c.npy: shape (2, 3), dtype int32, order C, 24 bytes\n"+
+		"float64_f.npy: shape (2, 3, 2), dtype float64, order F, 96 bytes\n"+
+		"int16_be.npy: shape (2, 3), dtype int16, order C, 12 bytes, big-endian\n"+
+		"bool_0d.npy: shape (), dtype bool, order C, 1 bytes\n"+
+		"float64_empty2d.npy: shape (2, 0), dtype float64, order C, 0 bytes\n"+
+		"complex128_be_f.npy: shape (2, 3), dtype complex128, order F, 96 bytes, big-endian"),
+		"info", "int32_c.npy", "float64_f.npy", "int16_be.npy", "bool_0d.npy", "float64_empty2d.npy", "complex128_be_f.npy")
+}
+
+func TestPrecisionFlag(t *testing.T) {
+	dir := t.TempDir()
+	// 1.0001 rounds to 1 in TF32 (10 mantissa bits) but not in float32.
+	expr := "tensor([[1.0001]]) @ tensor([[1.0]])"
+	expect(t, dir, ok("Tensor([[1.0001]], device=xpux:0)"), "eval", expr)
+	expect(t, dir, ok("Tensor([[1.0001]], device=xpux:0)"), "eval", "--precision", "highest", expr)
+	expect(t, dir, ok("Tensor([[1.]], device=xpux:0)"), "eval", "--precision", "tf32", expr)
+	expect(t, dir, ok("Tensor([[1.]], device=xpux:0)"), "eval", "--precision=tf32", "matmul([[1.0001]], [[1.0]])")
+	expect(t, dir, usageErr(`eval: --precision must be highest or tf32, not "fast"`), "eval", "--precision", "fast", expr)
+}
+
+// TestEvalFailures covers every class of failure: the expression is valid
+// but the operation fails (exit 1, the library's message).
+func TestEvalFailures(t *testing.T) {
+	dir := t.TempDir()
+	must := mustFor(t)
+	z := func(s ...int) *tensor.Tensor { return must(tensor.Zeros(tensor.Float32, s...)) }
+	i32 := func(v ...int32) *tensor.Tensor { return must(tensor.FromSlice(v)) }
+	u64 := must(tensor.FromSlice([]uint64{1}))
+	i8 := must(tensor.FromSlice([]int8{1}))
+
+	expect(t, dir, failed(libErr(tensor.Mul(z(2, 3), z(4)))), "eval", "mul(zeros((2, 3)), zeros((4,)))")
+	expect(t, dir, failed(libErr(tensor.Mul(z(2, 3), z(4)))), "eval", "zeros((2, 3)) * zeros(4)")
+	expect(t, dir, failed(libErr(tensor.Matmul(z(2, 3), z(2, 3)))), "eval", "zeros((2, 3)) @ zeros((2, 3))")
+	expect(t, dir, failed(libErr(tensor.Matmul(z(10, 3, 4), z(9, 4, 5)))), "eval", "matmul(zeros((10, 3, 4)), zeros((9, 4, 5)))")
+	expect(t, dir, failed(libErr(tensor.Matmul(must(tensor.Scalar(2.0)), z(3)))), "eval", "matmul(2.0, zeros(3))")
+	expect(t, dir, failed(libErr(tensor.Prod(z(2, 3), tensor.Axis(2)))), "eval", "prod(zeros((2, 3)), axis=2)")
+	expect(t, dir, failed(libErr(tensor.Prod(z(2, 3, 4), tensor.Axis(0, -3)))), "eval", "prod(zeros((2, 3, 4)), axis=(0, -3))")
+	expect(t, dir, failed(libErr(tensor.Mul(u64, i8))), "eval", `mul(tensor([1], dtype="uint64"), tensor([1], dtype="int8"))`)
+	expect(t, dir, failed(libErr(tensor.Mul(i32(1, 2), int64(1)<<40))), "eval", "[1, 2] * 0x10000000000")
+	expect(t, dir, failed(libErr(i32(1, 2, 3).Reshape(2, 2))), "eval", "reshape([1, 2, 3], (2, 2))")
+	expect(t, dir, failed(libErr(i32(1, 2, 3).Slice(tensor.Index(3)))), "eval", "[1, 2, 3][3]")
+	expect(t, dir, failed(libErr(i32(1, 2, 3).Slice(tensor.All().By(0)))), "eval", "[1, 2, 3][::0]")
+	expect(t, dir, failed(libErr(i32(1).MT())), "eval", "[1].mT")
+	expect(t, dir, failed(libErr(tensor.Zeros(tensor.Float32, -1))), "eval", "zeros(-1)")
+
+	// Errors of the command's own conversions read the same way.
+	for _, tc := range []struct{ expr, msg string }{
+		{"tensor(3000000000)", "tensor: tensor: integer 3000000000 is out of the range of int32"},
+		{"tensor([300], dtype=int8)", "tensor: tensor: integer 300 is out of the range of int8"},
+		{"[[1, 2], [3]]", "tensor: tensor: ragged nested list: length 1 at depth 1, expected 2"},
+		{"tensor([1], dtype='float8')", `tensor: tensor: unknown dtype "float8"`},
+		{"astype([1], 7)", `tensor: astype: dtype must be a name such as "float32", got int`},
+		{"prod([1, 2], axis=1.5)", "tensor: prod: axis must be an int or a tuple of ints, got float"},
+		{"prod([1, 2], keepdims=1)", "tensor: prod: keepdims must be True or False, got int"},
+		{"mul((1, 2), 2)", "tensor: mul: expected a tensor or a number, got tuple"},
+		{"[1, 2][1.5]", "tensor: index: indices must be integers, slices or '...', got float"},
+		{"99999999999999999999", "tensor: literal: integer 99999999999999999999 does not fit in 64 bits"},
+	} {
+		expect(t, dir, result{stderr: tc.msg + "\n", code: 1}, "eval", tc.expr)
+	}
+
+	// Files: missing, malformed, and a dtype NumPy lacks.
+	expect(t, dir, failed(errors.New("tensor: load_npy: open missing.npy: no such file or directory")), "eval", "x * 2", "x=missing.npy")
+	if err := os.WriteFile(filepath.Join(dir, "bad.npy"), []byte("\x93NUMPY\x01\x00garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, badErr := tensor.LoadNPY(filepath.Join(dir, "bad.npy"))
+	got := runIn(t, dir, "eval", "x", "x=bad.npy")
+	if got.code != 1 || !strings.HasPrefix(got.stderr, "tensor: load_npy: bad.npy: ") || badErr == nil {
+		t.Errorf("malformed file: got %+v (library: %v)", got, badErr)
+	}
+	bf16 := must(tensor.Zeros(tensor.BFloat16, 1))
+	expect(t, dir, failed(tensor.SaveNPY(filepath.Join(dir, "b.npy"), bf16)), "eval", "-o", "b.npy", "zeros(1, dtype=bfloat16)")
+	expect(t, dir, failed(errors.New("tensor: load_npy: open nodir/x.npy: no such file or directory")), "eval", "x", "x=nodir/x.npy")
+}
+
+// TestUsageErrors covers the command-line and expression errors (exit 2),
+// each pointing at its column.
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"eval", "mul(x,))"}, "syntax error at column 8: unexpected ')'"},
+		{[]string{"eval", "mul(x, y"}, "syntax error at column 9: expected ')', found end of expression"},
+		{[]string{"eval", "x + 1", "x=x.npy"}, "syntax error at column 3: operator '+' is not supported (only * and @ and unary -)"},
+		{[]string{"eval", "a - b"}, "syntax error at column 3: binary '-' is not supported (only * and @ and unary -)"},
+		{[]string{"eval", ""}, "syntax error at column 1: unexpected end of expression"},
+		{[]string{"eval", "[1, 2"}, "syntax error at column 6: expected ']', found end of expression"},
+		{[]string{"eval", "x $ 2"}, "syntax error at column 3: unexpected character '$'"},
+		{[]string{"eval", "foo(1)"}, "name error at column 1: unknown function 'foo'"},
+		{[]string{"eval", "F.foo(1)"}, "name error at column 3: unknown function 'foo'"},
+		{[]string{"eval", "Mul(1, 2)"}, "name error at column 1: unknown function 'Mul' (did you mean 'mul'?)"},
+		{[]string{"eval", "x * 2"}, "name error at column 1: unknown name 'x'"},
+		{[]string{"eval", "2 * y", "x=missing.npy"}, "name error at column 5: unknown name 'y'"},
+		{[]string{"eval", "mul"}, "name error at column 1: function 'mul' must be called: mul(...)"},
+		{[]string{"eval", "[1].foo"}, "name error at column 5: unknown attribute 'foo' (known: T, mT, shape, ndim, size, dtype)"},
+		{[]string{"eval", "[1].foo()"}, "name error at column 5: unknown method 'foo'"},
+		{[]string{"eval", "zeros(2).zeros()"}, "name error at column 10: unknown method 'zeros'"},
+		{[]string{"eval", "mul(1)"}, "call error at column 4: mul() is missing argument 'y'"},
+		{[]string{"eval", "mul(1, 2, 3)"}, "call error at column 4: mul() takes at most 2 arguments, got 3"},
+		{[]string{"eval", "prod([1], axes=0)"}, "call error at column 11: prod() has no parameter 'axes' (parameters: x, axis, keepdims)"},
+		{[]string{"eval", "prod([1], 0, axis=0)"}, "call error at column 14: prod() got multiple values for 'axis'"},
+		{[]string{"eval", "(1)(2)"}, "call error at column 4: only functions and methods can be called"},
+		{[]string{"eval", "[1][..., ...]"}, "call error at column 10: an index can only have a single ellipsis ('...')"},
+		{[]string{"eval"}, "eval: missing EXPR; usage: tensor eval [-o OUT.npy] [--precision highest|tf32] EXPR [NAME=FILE.npy ...]"},
+		{[]string{"eval", "-o"}, "eval: flag -o needs a value"},
+		{[]string{"eval", "x", "x"}, `eval: argument "x" after EXPR must be NAME=FILE.npy`},
+		{[]string{"eval", "x", "1x=a.npy"}, `eval: "1x" is not a valid name (letters, digits and _, not starting with a digit)`},
+		{[]string{"eval", "x", "x=a.npy", "x=b.npy"}, `eval: name "x" is bound twice`},
+		{[]string{"eval", "x", "nan=a.npy"}, `eval: "nan" is a constant and cannot be bound`},
+		{[]string{"eval", "x", "int8=a.npy"}, `eval: "int8" is a dtype name and cannot be bound`},
+		{[]string{}, "missing command; run 'tensor help' for usage"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"; run 'tensor help' for usage`},
+		{[]string{"info"}, "info: missing FILE.npy; usage: tensor info FILE.npy ..."},
+		{[]string{"bench", "--threads", "0"}, `bench: --threads must be a positive integer, not "0"`},
+		{[]string{"bench", "--frob", "1"}, "bench: unknown flag --frob"},
+	} {
+		expect(t, dir, usageErr(tc.msg), tc.args...)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"help", "-h", "--help"} {
+		got := runIn(t, t.TempDir(), arg)
+		if got.code != 0 || got.stderr != "" || got.stdout != usage {
+			t.Errorf("tensor %s = %+v, want the usage text", arg, got)
+		}
+	}
+}
+
+// TestBench runs a small workloads file and checks the JSON lines carry
+// the peers script's fields.
+func TestBench(t *testing.T) {
+	dir := t.TempDir()
+	workloads := `{"workloads": [
+	 {"name": "matmul/float32/8x8x8", "op": "matmul", "a": [8, 8], "b": [8, 8], "dtype": "float32", "flops": 1024},
+	 {"name": "mul/int32/t", "op": "mul", "a": [4, 3], "b": [3, 4], "dtype": "int32", "transpose": true, "bytes": 144},
+	 {"name": "mul/float32*int32/p", "op": "mul", "a": [16], "b": [16], "dtype": "float32", "bdtype": "int32", "bytes": 192},
+	 {"name": "prod/float64/axes", "op": "prod", "a": [2, 3, 4], "axis": [0, 2], "dtype": "float64", "bytes": 192},
+	 {"name": "prod/float32/all", "op": "prod", "a": [10], "axis": null, "dtype": "float32", "bytes": 40},
+	 {"name": "spmm/float32/csr", "op": "matmul", "a": [10, 10], "a_sparse": "csr", "a_nnz": 5, "b": [10, 2], "dtype": "float32", "flops": 20}
+	]}`
+	if err := os.WriteFile(filepath.Join(dir, "w.json"), []byte(workloads), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := runIn(t, dir, "bench", "--workloads", "w.json", "--threads", "1", "--reps", "3")
+	if got.code != 0 || got.stderr != "" {
+		t.Fatalf("bench: %+v", got)
+	}
+	lines := strings.Split(strings.TrimSuffix(got.stdout, "\n"), "\n")
+	wantNames := []string{"matmul/float32/8x8x8", "mul/int32/t", "mul/float32*int32/p", "prod/float64/axes", "prod/float32/all", "spmm/float32/csr"}
+	if len(lines) != len(wantNames) {
+		t.Fatalf("bench printed %d lines, want %d:\n%s", len(lines), len(wantNames), got.stdout)
+	}
+	for i, line := range lines {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		if rec["lib"] != "tensor" || rec["name"] != wantNames[i] {
+			t.Errorf("line %d = %q, want lib tensor, name %s", i, line, wantNames[i])
+		}
+		if strings.HasPrefix(wantNames[i], "spmm") {
+			if line != `{"lib": "tensor", "name": "spmm/float32/csr", "error": "sparse not supported yet"}` {
+				t.Errorf("sparse line = %q", line)
+			}
+			continue
+		}
+		rate := "gbps"
+		if strings.HasPrefix(wantNames[i], "matmul") {
+			rate = "gflops"
+		}
+		keys := slices.Sorted(func(yield func(string) bool) {
+			for k := range rec {
+				if !yield(k) {
+					return
+				}
+			}
+		})
+		if want := []string{rate, "lib", "name", "seconds", "threads"}; !slices.Equal(keys, want) {
+			t.Errorf("line %q has keys %v, want %v", line, keys, want)
+		}
+		if rec["threads"] != 1.0 || !(rec["seconds"].(float64) > 0) {
+			t.Errorf("line %q: want threads 1 and positive seconds", line)
+		}
+		if !strings.HasPrefix(line, `{"lib": "tensor", "name": "`+wantNames[i]+`", "threads": 1, "seconds": `) {
+			t.Errorf("line %q is not in the peers script's field order and spacing", line)
+		}
+	}
+	// Filters select by substring.
+	got = runIn(t, dir, "bench", "--workloads=w.json", "--reps=1", "prod/", "8x8")
+	if n := strings.Count(got.stdout, "\n"); got.code != 0 || n != 3 {
+		t.Errorf("filtered bench printed %d lines (exit %d), want 3:\n%s", n, got.code, got.stdout)
+	}
+}
+
+// TestEmbeddedWorkloads checks that the embedded copy is the project's
+// shared workloads file and that every workload is understood.
+func TestEmbeddedWorkloads(t *testing.T) {
+	shared, err := os.ReadFile("../../../shared/bench/workloads.json")
+	if err == nil && !bytes.Equal(shared, defaultWorkloads) {
+		t.Error("cmd/tensor/workloads.json differs from shared/bench/workloads.json; copy it again")
+	}
+	var file struct {
+		Workloads []workload `json:"workloads"`
+	}
+	if err := json.Unmarshal(defaultWorkloads, &file); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range file.Workloads {
+		if w.Op != "matmul" && w.Op != "mul" && w.Op != "prod" {
+			t.Errorf("%s: unknown op %q", w.Name, w.Op)
+		}
+		if w.Op == "prod" {
+			if _, err := axisOptions(w.Axis); err != nil {
+				t.Errorf("%s: %v", w.Name, err)
+			}
+		}
+		if (w.Flops > 0) == (w.Bytes > 0) {
+			t.Errorf("%s: needs exactly one of flops and bytes", w.Name)
+		}
+	}
+}
