@@ -166,13 +166,59 @@ func prodBool(ptrs []unsafe.Pointer, strides []int, n int) {
 	}
 }
 
-// prodComplex builds the kernel of a complex type with the textbook product.
+// prodComplex builds the kernel of a complex type with the textbook
+// product, except that an accumulator of exactly 1 takes the factor as it
+// is. The textbook formula is not an identity for 1 when the other factor
+// has an infinite part (1·(2−∞i) would give NaN−∞i), and every product
+// starts from 1: skipping it makes the product start from the first
+// element, as NumPy's does.
 func prodComplex[C complex64 | complex128](mul func(x, y C) C) iter.Kernel {
 	return func(ptrs []unsafe.Pointer, strides []int, n int) {
 		acc, x := ptrs[0], ptrs[1]
 		sacc, sx := strides[0], strides[1]
 		for i := range n {
-			*at[C](acc, i, sacc) = mul(*at[C](acc, i, sacc), *at[C](x, i, sx))
+			a, v := at[C](acc, i, sacc), *at[C](x, i, sx)
+			if *a == 1 {
+				*a = v
+			} else {
+				*a = mul(*a, v)
+			}
 		}
+	}
+}
+
+// FillOne sets the n contiguous elements of dtype dt at p to 1, the
+// neutral element every product starts from.
+func FillOne(dt dtype.DType, p unsafe.Pointer, n int) {
+	switch dt {
+	case dtype.Bool:
+		fill(p, n, true)
+	case dtype.Int8, dtype.Uint8:
+		fill(p, n, uint8(1))
+	case dtype.Int16, dtype.Uint16:
+		fill(p, n, uint16(1))
+	case dtype.Int32, dtype.Uint32:
+		fill(p, n, uint32(1))
+	case dtype.Int64, dtype.Uint64:
+		fill(p, n, uint64(1))
+	case dtype.Float16:
+		fill(p, n, f32ToF16(1))
+	case dtype.BFloat16:
+		fill(p, n, f32ToBF16(1))
+	case dtype.Float32:
+		fill(p, n, float32(1))
+	case dtype.Float64:
+		fill(p, n, float64(1))
+	case dtype.Complex64:
+		fill(p, n, complex64(1))
+	case dtype.Complex128:
+		fill(p, n, complex128(1))
+	}
+}
+
+func fill[T any](p unsafe.Pointer, n int, v T) {
+	s := run[T](p, n)
+	for i := range s {
+		s[i] = v
 	}
 }

@@ -109,3 +109,41 @@ func Execute(p *iter.Plan, bases []unsafe.Pointer, w int, newKernel func() iter.
 		newKernel()(args.ptrs[:nops], args.strides[:nops], last-first)
 	})
 }
+
+// Chunks returns how many chunks of about size elements WalkChunk divides
+// p's elements into: runs of at least size elements are cut into segments
+// of size, shorter runs are grouped size/inner at a time. The division
+// depends only on the plan, never on the number of goroutines, which is
+// what makes a float reduction computed chunk by chunk reproducible.
+func Chunks(p *iter.Plan, size int) int {
+	runs, inner := p.Runs(), p.Inner()
+	if runs == 0 {
+		return 0
+	}
+	if inner >= size {
+		return runs * ((inner + size - 1) / size)
+	}
+	per := size / inner
+	return (runs + per - 1) / per
+}
+
+// WalkChunk calls k on the runs or run segments of chunk c of p (see
+// Chunks), in p's order.
+func WalkChunk(p *iter.Plan, bases []unsafe.Pointer, c, size int, k iter.Kernel, args *Args) {
+	runs, inner := p.Runs(), p.Inner()
+	if inner < size {
+		per := size / inner
+		Walk(p, bases, c*per, min((c+1)*per, runs), k, args)
+		return
+	}
+	segs := (inner + size - 1) / size
+	run, seg := c/segs, c%segs
+	first, n := seg*size, min(size, inner-seg*size)
+	// Walk the one run with a kernel that narrows it to the segment.
+	Walk(p, bases, run, run+1, func(ptrs []unsafe.Pointer, strides []int, _ int) {
+		for op := range ptrs {
+			ptrs[op] = unsafe.Add(ptrs[op], first*strides[op])
+		}
+		k(ptrs, strides, n)
+	}, args)
+}

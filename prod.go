@@ -1,0 +1,234 @@
+package tensor
+
+import (
+	"slices"
+	"unsafe"
+
+	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/ewise"
+	"github.com/tensor-go/tensor/internal/iter"
+	"github.com/tensor-go/tensor/shape"
+)
+
+// ReduceOption configures a reduction such as Prod.
+type ReduceOption func(*reduceConfig)
+
+// reduceConfig is what the options of a reduction set.
+type reduceConfig struct {
+	axes     []int
+	axesSet  bool // false: reduce every axis
+	keepDims bool
+}
+
+// Axis reduces over the given axes only; negative axes count from the
+// end. Without an Axis option a reduction covers every axis; Axis() with
+// no axes reduces over none (the shape is unchanged; the result dtype rule
+// still applies).
+func Axis(axes ...int) ReduceOption {
+	axes = slices.Clone(axes)
+	return func(c *reduceConfig) { c.axes, c.axesSet = axes, true }
+}
+
+// KeepDims keeps each reduced axis in the result as a dimension of size 1,
+// so that the result broadcasts against the input.
+func KeepDims(keep bool) ReduceOption {
+	return func(c *reduceConfig) { c.keepDims = keep }
+}
+
+// Prod returns the product of x's elements over the axes chosen by the
+// options (all of them by default) (semantics §6). The result dtype is
+// dtype.ProdResult(x's dtype): bool, int8 and int16 give int32, uint8 and
+// uint16 give uint32, the others keep their dtype. float16 and bfloat16
+// are multiplied in float32 and rounded once at the end. The product of no
+// elements is 1; integers wrap; NaN propagates.
+//
+// Float products are computed in an order fixed by x's shape and layout
+// alone, so the result is the same bit for bit on every run and with any
+// number of threads.
+func Prod(x *Tensor, opts ...ReduceOption) (*Tensor, error) {
+	mask, s, err := prodShape(x, opts)
+	if err != nil {
+		return nil, err
+	}
+	out, err := empty(dtype.ProdResult(x.dtype), s)
+	if err != nil {
+		return nil, wrapErr("prod", err)
+	}
+	prodRun(out, x, mask)
+	return out, nil
+}
+
+// ProdInto writes the product of x's elements over the chosen axes into
+// out, which must have the result's shape and a dtype the result can be
+// cast into (an integer product into a float output is allowed, a float
+// product into an integer output is an ErrDType).
+func ProdInto(out, x *Tensor, opts ...ReduceOption) error {
+	if out == nil {
+		return opErr("prod", ErrValue, "nil output tensor")
+	}
+	mask, s, err := prodShape(x, opts)
+	if err != nil {
+		return err
+	}
+	if !shape.Equal(out.shape, s) {
+		return opErr("prod", ErrShape, "output shape %s is not the result shape %s of reducing %s",
+			shape.String(out.shape), shape.String(s), shape.String(x.shape))
+	}
+	if rd := dtype.ProdResult(x.dtype); !dtype.CanCastInto(rd, out.dtype) {
+		return opErr("prod", ErrDType, "cannot write the %v product of %v into a %v output", rd, x.dtype, out.dtype)
+	}
+	if out.storage != nil && out.storage == x.storage {
+		// The output is written while x is still being read: reduce into
+		// a temporary instead.
+		tmp, err := empty(out.dtype, s)
+		if err != nil {
+			return wrapErr("prod", err)
+		}
+		prodRun(tmp, x, mask)
+		return copyInto(out, tmp)
+	}
+	prodRun(out, x, mask)
+	return nil
+}
+
+// prodShape applies the options to x: the mask of reduced dimensions and
+// the result shape.
+func prodShape(x *Tensor, opts []ReduceOption) (mask []bool, s []int, err error) {
+	if x == nil {
+		return nil, nil, opErr("prod", ErrValue, "nil tensor")
+	}
+	var c reduceConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	mask = make([]bool, len(x.shape))
+	if !c.axesSet {
+		for i := range mask {
+			mask[i] = true
+		}
+	}
+	for _, a := range c.axes {
+		n, err := shape.NormalizeAxis(a, len(x.shape))
+		if err != nil {
+			return nil, nil, opErr("prod", ErrAxis, "axis %d is out of range for shape %s", a, shape.String(x.shape))
+		}
+		if mask[n] {
+			return nil, nil, opErr("prod", ErrAxis, "axis %d is repeated in %v for shape %s", a, c.axes, shape.String(x.shape))
+		}
+		mask[n] = true
+	}
+	return mask, shape.Reduced(x.shape, mask, c.keepDims), nil
+}
+
+// prodRun reduces x over the masked dimensions into out, whose shape and
+// dtype have been checked and which shares no storage with x.
+//
+// The products are carried in accumulators of dtype
+// ewise.ProdAccumulator, laid out like x with the reduced dimensions
+// removed: out itself when its dtype and layout allow, else a temporary
+// that is converted into out at the end (which is where float16 and
+// bfloat16 results are rounded, once).
+func prodRun(out, x *Tensor, mask []bool) {
+	accType := ewise.ProdAccumulator(x.dtype)
+	kept := shape.Reduced(x.shape, mask, true)
+	acc := out
+	if out.dtype != accType || !out.IsContiguous() {
+		var err error
+		if acc, err = empty(accType, out.shape); err != nil {
+			panic("tensor: internal error: " + err.Error()) // out's size was allocated already
+		}
+	}
+	n := acc.Size()
+	accBase := dataPointer(acc)
+	if n > 0 {
+		ewise.FillOne(accType, accBase, n)
+	}
+	if x.Size() > 0 {
+		// The accumulators seen from x's dimensions: contiguous over the
+		// kept ones, stride 0 over the reduced ones.
+		accStrides := shape.ContiguousStrides(kept)
+		for i := range accStrides {
+			if mask[i] {
+				accStrides[i] = 0
+			}
+			accStrides[i] *= accType.Size()
+		}
+		xStrides := byteStrides(x, x.shape)
+		bases := []unsafe.Pointer{accBase, dataPointer(x)}
+		if n == 1 {
+			prodAll(x, accType, bases, accStrides, xStrides)
+		} else {
+			prodKept(x, mask, bases, accStrides, xStrides)
+		}
+	}
+	if acc != out {
+		_ = copyInto(out, acc) // same shape, castable dtype: cannot fail
+	}
+}
+
+// prodChunk is the number of elements whose product is taken on its own
+// before the partial products are combined, in a reduction to a single
+// element. Fixing it (rather than dividing by the number of threads)
+// fixes the order of float products.
+const prodChunk = ewise.MinParallel
+
+// prodAll reduces all of x into the single accumulator at bases[0]: each
+// chunk of prodChunk elements (in the plan's order) into a partial product
+// of its own, the chunks shared between goroutines, then the partial
+// products in chunk order.
+func prodAll(x *Tensor, accType DType, bases []unsafe.Pointer, accStrides, xStrides []int) {
+	p := iter.NewPlan(x.shape, accStrides, xStrides)
+	chunks := ewise.Chunks(p, prodChunk)
+	partials, _ := empty(accType, []int{chunks})
+	ewise.FillOne(accType, partials.storage, chunks)
+	kernel := ewise.Prod(x.dtype)
+	size := accType.Size()
+	ewise.Parallel(chunks, ewise.Workers(x.Size()), func(lo, hi int) {
+		var args ewise.Args
+		for c := lo; c < hi; c++ {
+			cb := []unsafe.Pointer{unsafe.Add(partials.storage, c*size), bases[1]}
+			ewise.WalkChunk(p, cb, c, prodChunk, kernel, &args)
+		}
+	})
+	// Combine: acc *= partial[0] * partial[1] * ..., with the accumulator
+	// type's own kernel, whose order depends on the chunk count alone.
+	var args ewise.Args
+	args.Call(ewise.Prod(accType), []unsafe.Pointer{bases[0], partials.storage}, []int{0, size}, chunks)
+}
+
+// prodKept reduces x into several accumulators. With more than one
+// goroutine the work is split along a kept dimension, so every
+// accumulator is computed by one goroutine, in the same order as by one
+// goroutine alone.
+func prodKept(x *Tensor, mask []bool, bases []unsafe.Pointer, accStrides, xStrides []int) {
+	kernel := ewise.Prod(x.dtype)
+	w := ewise.Workers(x.Size())
+	split := -1 // the longest kept dimension
+	for i, d := range x.shape {
+		if !mask[i] && (split < 0 || d > x.shape[split]) {
+			split = i
+		}
+	}
+	// Each part keeps at least two indices along the split dimension, so
+	// that no part's plan drops the dimension and walks the others in a
+	// different order.
+	w = min(w, x.shape[split]/2)
+	if w <= 1 {
+		p := iter.NewPlan(x.shape, accStrides, xStrides)
+		var args ewise.Args
+		ewise.Walk(p, bases, 0, p.Runs(), kernel, &args)
+		return
+	}
+	d := x.shape[split]
+	ewise.Parallel(d, w, func(lo, hi int) {
+		sub := slices.Clone(x.shape)
+		sub[split] = hi - lo
+		p := iter.NewPlan(sub, accStrides, xStrides)
+		pb := []unsafe.Pointer{
+			unsafe.Add(bases[0], lo*accStrides[split]),
+			unsafe.Add(bases[1], lo*xStrides[split]),
+		}
+		var args ewise.Args
+		ewise.Walk(p, pb, 0, p.Runs(), kernel, &args)
+	})
+}
