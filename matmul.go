@@ -1,6 +1,8 @@
 package tensor
 
 import (
+	"runtime"
+	"sync"
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
@@ -156,7 +158,7 @@ func (p *matmulPlan) run(out *Tensor) error {
 	case dtype.Float16, dtype.BFloat16:
 		return p.runHalf(out, a, b)
 	case dtype.Bool:
-		mulBatches(p, a, b, out, func(m, n, k int, x, y, z blocked.Matrix[bool]) { blocked.MulBool(m, n, k, x, y, z) })
+		mulBatches(p, a, b, out, boolKernel)
 	case dtype.Int8:
 		mulBatches(p, a, b, out, plainKernel[int8](false))
 	case dtype.Int16:
@@ -212,19 +214,35 @@ func (p *matmulPlan) operands() (a, b *Tensor, err error) {
 // once to the half type (semantics §7). TF32 does not apply: the operands
 // already have fewer mantissa bits than TF32 keeps.
 func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
-	a32, err := matmulAsType(a, dtype.Float32)
-	if err != nil {
-		return wrapErr("matmul", err)
-	}
-	b32, err := matmulAsType(b, dtype.Float32)
-	if err != nil {
-		return wrapErr("matmul", err)
-	}
 	c32, err := empty(dtype.Float32, out.shape)
 	if err != nil {
 		return wrapErr("matmul", err)
 	}
-	mulBatches(p, a32, b32, c32, fastKernel[float32](false))
+	if useFastMatmul {
+		// The fast GEMM widens the half operands while packing them.
+		format := gemm.Float16
+		if p.dtype == dtype.BFloat16 {
+			format = gemm.BFloat16
+		}
+		l := p.layout(a, b, c32)
+		x, y, z := gemm.Matrix[uint16](view[uint16](l.a, a)), gemm.Matrix[uint16](view[uint16](l.b, b)), gemm.Matrix[float32](view[float32](l.c, c32))
+		if len(l.aOffs) == 1 {
+			x.Off, y.Off, z.Off = x.Off+l.aOffs[0], y.Off+l.bOffs[0], z.Off+l.cOffs[0]
+			gemm.MulHalf(format, l.m, l.n, l.k, x, y, z, gemm.Options{})
+		} else {
+			gemm.MulHalfBatch(format, len(l.aOffs), l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, gemm.Options{})
+		}
+	} else {
+		a32, err := matmulAsType(a, dtype.Float32)
+		if err != nil {
+			return wrapErr("matmul", err)
+		}
+		b32, err := matmulAsType(b, dtype.Float32)
+		if err != nil {
+			return wrapErr("matmul", err)
+		}
+		mulBatches(p, a32, b32, c32, plainKernel[float32](false))
+	}
 	return wrapErr("matmul", matmulCopy(out, c32))
 }
 
@@ -245,45 +263,42 @@ func roundedTF32(x *Tensor) (*Tensor, error) {
 	return c, nil
 }
 
-// kernel multiplies one (m×k)·(k×n) product into c, overwriting it.
-type kernel[T any] func(m, n, k int, a, b, c blocked.Matrix[T])
-
-// plainKernel returns the blocked Go kernel for T.
-func plainKernel[T blocked.Number](tf32 bool) kernel[T] {
-	return func(m, n, k int, a, b, c blocked.Matrix[T]) { blocked.Mul(m, n, k, a, b, c, tf32) }
+// batchLayout is a product laid out for a kernel: count products
+// (m×k)·(k×n), product i reading A and B and writing C at the views a, b
+// and c shifted by aOffs[i], bOffs[i] and cOffs[i] elements.
+type batchLayout struct {
+	m, n, k             int
+	a, b, c             blocked.Matrix[struct{}] // offsets and strides only
+	aOffs, bOffs, cOffs []int
 }
 
-// reinterpretKernel runs a kernel for a signed integer type S on unsigned
-// data U of the same width, whose wrapping arithmetic has the same bits.
-func reinterpretKernel[U, S any](k kernel[S]) kernel[U] {
-	return func(m, n, kk int, a, b, c blocked.Matrix[U]) {
-		k(m, n, kk, reinterpretMatrix[S](a), reinterpretMatrix[S](b), reinterpretMatrix[S](c))
-	}
+// view returns v's layout over the storage of t, read as elements of T.
+func view[T any](v blocked.Matrix[struct{}], t *Tensor) blocked.Matrix[T] {
+	return blocked.Matrix[T]{Data: storageOf[T](t), Off: v.Off, RS: v.RS, CS: v.CS}
 }
 
-// mulBatches runs kern over every matrix of the broadcast batch. The batch
-// is walked with the operands' own strides (0 along broadcast dimensions), so
-// a broadcast operand is read in place.
-func mulBatches[T any](p *matmulPlan, a, b, c *Tensor, kern kernel[T]) {
+// layout works out the strided views and per-product offsets of a product
+// of a and b into c. The batch is walked with the operands' own strides (0
+// along broadcast dimensions), so a broadcast operand is read in place; a
+// batch that is one taller product is folded into it.
+func (p *matmulPlan) layout(a, b, c *Tensor) batchLayout {
 	ms := p.shapes
-	am := matrixOf[T](a, ms.AVector, false)
-	bm := matrixOf[T](b, ms.BVector, true)
-	cm := outMatrixOf[T](c, ms)
+	l := batchLayout{m: ms.M, n: ms.N, k: ms.K,
+		a: matrixOf(a, ms.AVector, false), b: matrixOf(b, ms.BVector, true), c: outMatrixOf(c, ms)}
 	bs := batchStrides(a, b, c, ms)
-	count := shape.MustSize(ms.Batch)
-	if count == 0 {
-		return
+	if fold, ok := foldBatch(bs, ms.M, l.a.RS, l.c.RS); ok {
+		l.m *= fold
+		bs = nil
 	}
-	if fold, ok := foldBatch(bs, ms.M, am.RS, cm.RS); ok {
-		// One tall product instead of many short ones.
-		kern(fold*ms.M, ms.N, ms.K, am, bm, cm)
-		return
+	count := 1
+	for _, d := range bs {
+		count *= d.size
 	}
-	aOff, bOff, cOff := am.Off, bm.Off, cm.Off
+	l.aOffs, l.bOffs, l.cOffs = make([]int, count), make([]int, count), make([]int, count)
 	idx := make([]int, len(bs))
-	for range count {
-		am.Off, bm.Off, cm.Off = aOff, bOff, cOff
-		kern(ms.M, ms.N, ms.K, am, bm, cm)
+	aOff, bOff, cOff := 0, 0, 0
+	for i := range count {
+		l.aOffs[i], l.bOffs[i], l.cOffs[i] = aOff, bOff, cOff
 		// Advance the odometer over the batch dimensions, innermost first.
 		for d := len(bs) - 1; d >= 0; d-- {
 			idx[d]++
@@ -294,6 +309,70 @@ func mulBatches[T any](p *matmulPlan, a, b, c *Tensor, kern kernel[T]) {
 			aOff, bOff, cOff = aOff-bs[d].size*bs[d].a, bOff-bs[d].size*bs[d].b, cOff-bs[d].size*bs[d].c
 			idx[d] = 0
 		}
+	}
+	return l
+}
+
+// mulBatches runs the product laid out for a, b and c with kern.
+func mulBatches[T any](p *matmulPlan, a, b, c *Tensor, kern kernel[T]) {
+	l := p.layout(a, b, c)
+	kern(l, view[T](l.a, a), view[T](l.b, b), view[T](l.c, c))
+}
+
+// kernel computes every product of a batch layout over the operands'
+// storage, overwriting C.
+type kernel[T any] func(l batchLayout, a, b, c blocked.Matrix[T])
+
+// plainKernel returns the blocked Go kernel for T, spread over goroutines
+// by batch element.
+func plainKernel[T blocked.Number](tf32 bool) kernel[T] {
+	return func(l batchLayout, a, b, c blocked.Matrix[T]) {
+		eachProduct(l, a, b, c, func(a, b, c blocked.Matrix[T]) { blocked.Mul(l.m, l.n, l.k, a, b, c, tf32) })
+	}
+}
+
+// boolKernel is the logical product's kernel.
+func boolKernel(l batchLayout, a, b, c blocked.Matrix[bool]) {
+	eachProduct(l, a, b, c, func(a, b, c blocked.Matrix[bool]) { blocked.MulBool(l.m, l.n, l.k, a, b, c) })
+}
+
+// parallelMinWork is the number of multiply-adds below which a batch stays
+// on one goroutine: starting goroutines costs microseconds.
+const parallelMinWork = 1 << 16
+
+// eachProduct calls mul for every product of the layout, splitting the
+// batch into contiguous ranges over up to GOMAXPROCS goroutines when there
+// is enough work. Products write disjoint parts of C, so no two goroutines
+// touch the same element.
+func eachProduct[T any](l batchLayout, a, b, c blocked.Matrix[T], mul func(a, b, c blocked.Matrix[T])) {
+	run := func(lo, hi int) {
+		x, y, z := a, b, c
+		for i := lo; i < hi; i++ {
+			x.Off, y.Off, z.Off = a.Off+l.aOffs[i], b.Off+l.bOffs[i], c.Off+l.cOffs[i]
+			mul(x, y, z)
+		}
+	}
+	count := len(l.aOffs)
+	workers := min(runtime.GOMAXPROCS(0), count)
+	// In float64: k is not bounded by any tensor's size, so count·m·n·k
+	// may not fit in an int; only its magnitude matters here.
+	if work := float64(count) * float64(l.m) * float64(l.n) * float64(max(l.k, 1)); workers <= 1 || work < parallelMinWork {
+		run(0, count)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := count*w/workers, count*(w+1)/workers
+		wg.Go(func() { run(lo, hi) })
+	}
+	wg.Wait()
+}
+
+// reinterpretKernel runs a kernel for a signed integer type S on unsigned
+// data U of the same width, whose wrapping arithmetic has the same bits.
+func reinterpretKernel[U, S any](k kernel[S]) kernel[U] {
+	return func(l batchLayout, a, b, c blocked.Matrix[U]) {
+		k(l, reinterpretMatrix[S](a), reinterpretMatrix[S](b), reinterpretMatrix[S](c))
 	}
 }
 
@@ -353,8 +432,8 @@ func foldBatch(dims []batchDim, m, ars, crs int) (int, bool) {
 
 // matrixOf returns the strided view of t's last matrix (the first of the
 // batch), with a 1-D t seen as a row (column when asColumn) vector.
-func matrixOf[T any](t *Tensor, vector, asColumn bool) blocked.Matrix[T] {
-	x := blocked.Matrix[T]{Data: storageOf[T](t), Off: t.offset}
+func matrixOf(t *Tensor, vector, asColumn bool) blocked.Matrix[struct{}] {
+	x := blocked.Matrix[struct{}]{Off: t.offset}
 	n := len(t.strides)
 	switch {
 	case vector && asColumn:
@@ -369,8 +448,8 @@ func matrixOf[T any](t *Tensor, vector, asColumn bool) blocked.Matrix[T] {
 
 // outMatrixOf returns the strided view of the first result matrix in c,
 // whose shape has the vector dimensions dropped.
-func outMatrixOf[T any](c *Tensor, ms shape.MatmulShapes) blocked.Matrix[T] {
-	x := blocked.Matrix[T]{Data: storageOf[T](c), Off: c.offset}
+func outMatrixOf(c *Tensor, ms shape.MatmulShapes) blocked.Matrix[struct{}] {
+	x := blocked.Matrix[struct{}]{Off: c.offset}
 	n := len(c.strides)
 	switch {
 	case ms.AVector && ms.BVector:
@@ -397,8 +476,14 @@ func fastKernel[T gemm.Elem](tf32 bool) kernel[T] {
 		return plainKernel[T](tf32)
 	}
 	opt := gemm.Options{TF32: tf32}
-	return func(m, n, k int, a, b, c blocked.Matrix[T]) {
-		gemm.Mul(m, n, k, gemm.Matrix[T](a), gemm.Matrix[T](b), gemm.Matrix[T](c), opt)
+	return func(l batchLayout, a, b, c blocked.Matrix[T]) {
+		x, y, z := gemm.Matrix[T](a), gemm.Matrix[T](b), gemm.Matrix[T](c)
+		if len(l.aOffs) == 1 {
+			x.Off, y.Off, z.Off = x.Off+l.aOffs[0], y.Off+l.bOffs[0], z.Off+l.cOffs[0]
+			gemm.Mul(l.m, l.n, l.k, x, y, z, opt)
+			return
+		}
+		gemm.MulBatch(len(l.aOffs), l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, opt)
 	}
 }
 
