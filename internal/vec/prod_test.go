@@ -264,3 +264,20 @@ func TestProdSpecials(t *testing.T) {
 		t.Errorf("ProdI32 of 536870910 four times = %d, want 16", got)
 	}
 }
+
+// TestNoAllocs guards the engine's inner loop: a kernel call must not
+// allocate (the lanes travel by value, the scalars as arguments).
+func TestNoAllocs(t *testing.T) {
+	a := make([]float32, 1000)
+	h := make([]uint16, 1000)
+	allocs := testing.AllocsPerRun(10, func() {
+		MulF32(a, a, a)
+		MulScalarF32(a, a, 2)
+		MulScalarBF16(h, h, 2)
+		ProdF32(a)
+		ProdBF16(h)
+	})
+	if allocs != 0 {
+		t.Errorf("kernel calls allocate %v times", allocs)
+	}
+}
