@@ -1,0 +1,187 @@
+package expr
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/tensor-go/tensor"
+	"github.com/tensor-go/tensor/dtype"
+)
+
+func TestCheck(t *testing.T) {
+	bound := func(name string) bool { return name == "x" || name == "F" }
+	tests := []struct {
+		src  string
+		kind string // "" for no error
+		col  int
+	}{
+		{"mul(x, 2)", "", 0},
+		{"x.prod(axis=0).T.shape", "", 0},
+		{"np.float16", "", 0},
+		{"tensor([1], dtype=int8)", "", 0},
+		{"x[..., ::2]", "", 0},
+		{"y", "name", 1},
+		{"x * y", "name", 5},
+		// A bound F shadows the module prefix: F.mul(x, 2) is then the
+		// method mul of F with one argument too many.
+		{"F.mul(x, 2)", "call", 6},
+		{"F.mul(x)", "", 0},
+		{"np.mul", "name", 3},
+		{"np.bogus", "name", 4},
+		{"np", "name", 1},
+		{"x.bogus", "name", 3},
+		{"mul(1, 2, x=3)", "call", 11},
+		{"zeros()", "call", 6},
+		{"x.reshape(2, 3)", "", 0},
+		{"x.zeros(2)", "name", 3},
+		{"x()", "name", 1},
+		{"nan(1)", "name", 1},
+	}
+	for _, tc := range tests {
+		n, err := Parse(tc.src)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tc.src, err)
+		}
+		err = Check(n, bound)
+		var ce *CheckError
+		switch {
+		case tc.kind == "" && err != nil:
+			t.Errorf("Check(%q) = %v, want no error", tc.src, err)
+		case tc.kind == "":
+		case !errors.As(err, &ce):
+			t.Errorf("Check(%q) = %v, want a %s error", tc.src, err, tc.kind)
+		case ce.Kind != tc.kind || ce.Col != tc.col:
+			t.Errorf("Check(%q) = %s error at column %d (%s), want %s at %d", tc.src, ce.Kind, ce.Col, ce.Msg, tc.kind, tc.col)
+		}
+	}
+}
+
+func evalString(t *testing.T, src string, vars map[string]*tensor.Tensor) (Value, error) {
+	t.Helper()
+	n, err := Parse(src)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", src, err)
+	}
+	env := &Env{Vars: vars}
+	if err := Check(n, env.Bound); err != nil {
+		t.Fatalf("Check(%q): %v", src, err)
+	}
+	return env.Eval(n)
+}
+
+func TestFormatValues(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"1", "1"},
+		{"-9223372036854775808", "-9223372036854775808"},
+		{"0b101", "5"},
+		{"1_000", "1000"},
+		{"1.0", "1.0"},
+		{"0.1", "0.1"},
+		{"1e16", "1e+16"},
+		{"123456789.0", "123456789.0"},
+		{"0.0001", "0.0001"},
+		{"0.00001", "1e-05"},
+		{"-0.0", "-0.0"},
+		{"nan", "nan"},
+		{"-inf", "-inf"},
+		{"2j", "2j"},
+		{"-2.5j", "(-0-2.5j)"},
+		{"True", "True"},
+		{"-True", "-1"},
+		{"None", "None"},
+		{"'int8'", "int8"},
+		{"(1, (2.5, None), 'a')", "(1, (2.5, None), 'a')"},
+		{"(1,)", "(1,)"},
+		{"x.shape", "(2, 3)"},
+		{"x.T.shape", "(3, 2)"},
+		{"x.size()", "(2, 3)"},
+		{"x.ndim", "2"},
+		{"x.dtype", "int64"},
+	}
+	x, err := tensor.FromSlice([]int64{1, 2, 3, 4, 5, 6}, 2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range tests {
+		v, err := evalString(t, tc.src, map[string]*tensor.Tensor{"x": x})
+		if err != nil {
+			t.Errorf("Eval(%q): %v", tc.src, err)
+			continue
+		}
+		got, err := Format(v)
+		if err != nil || got != tc.want {
+			t.Errorf("Format(Eval(%q)) = %q, %v; want %q", tc.src, got, err, tc.want)
+		}
+	}
+}
+
+// TestListDTypes checks the default dtypes of list literals and the
+// explicit dtype of tensor(...).
+func TestListDTypes(t *testing.T) {
+	tests := []struct {
+		src   string
+		dt    dtype.DType
+		shape []int
+	}{
+		{"[[1, 2], [3, 4]]", dtype.Int32, []int{2, 2}},
+		{"[1, 2.5]", dtype.Float32, []int{2}},
+		{"[True, False]", dtype.Bool, []int{2}},
+		{"[True, 2]", dtype.Int32, []int{2}},
+		{"[1, 2j]", dtype.Complex64, []int{2}},
+		{"[]", dtype.Float32, []int{0}},
+		{"[[], []]", dtype.Float32, []int{2, 0}},
+		{"tensor(5)", dtype.Int32, []int{}},
+		{"tensor(5.0)", dtype.Float32, []int{}},
+		{"tensor([1, 2], dtype='uint8')", dtype.Uint8, []int{2}},
+		{"tensor([1, 2], dtype=float64)", dtype.Float64, []int{2}},
+		{"tensor([[1.5]], dtype=bfloat16)", dtype.BFloat16, []int{1, 1}},
+		{"tensor(((1, 2), (3, 4)))", dtype.Int32, []int{2, 2}},
+		{"tensor([9223372036854775807], dtype=int64)", dtype.Int64, []int{1}},
+	}
+	for _, tc := range tests {
+		v, err := evalString(t, "tensor("+tc.src+")", nil)
+		if err != nil {
+			t.Errorf("%s: %v", tc.src, err)
+			continue
+		}
+		x := v.(*tensor.Tensor)
+		if x.DType() != tc.dt || len(x.Shape()) != len(tc.shape) {
+			t.Errorf("%s: %v %v, want %v %v", tc.src, x.DType(), x.Shape(), tc.dt, tc.shape)
+			continue
+		}
+		for i, d := range tc.shape {
+			if x.Shape()[i] != d {
+				t.Errorf("%s: shape %v, want %v", tc.src, x.Shape(), tc.shape)
+			}
+		}
+	}
+	// Values survive the trip through the widest Go type exactly.
+	v, err := evalString(t, "tensor([-9223372036854775808, 9223372036854775807], dtype=int64)", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := tensor.ToSlice[int64](v.(*tensor.Tensor))
+	if err != nil || got[0] != math.MinInt64 || got[1] != math.MaxInt64 {
+		t.Errorf("int64 extremes = %v, %v", got, err)
+	}
+}
+
+func TestFitsInteger(t *testing.T) {
+	tests := []struct {
+		v    int64
+		dt   dtype.DType
+		want bool
+	}{
+		{127, dtype.Int8, true}, {128, dtype.Int8, false}, {-128, dtype.Int8, true}, {-129, dtype.Int8, false},
+		{255, dtype.Uint8, true}, {256, dtype.Uint8, false}, {-1, dtype.Uint8, false},
+		{math.MaxInt32, dtype.Int32, true}, {math.MaxInt32 + 1, dtype.Int32, false},
+		{math.MaxUint32, dtype.Uint32, true}, {math.MaxUint32 + 1, dtype.Uint32, false},
+		{math.MinInt64, dtype.Int64, true}, {math.MaxInt64, dtype.Uint64, true}, {-1, dtype.Uint64, false},
+	}
+	for _, tc := range tests {
+		if got := fitsInteger(tc.v, tc.dt); got != tc.want {
+			t.Errorf("fitsInteger(%d, %v) = %v, want %v", tc.v, tc.dt, got, tc.want)
+		}
+	}
+}
