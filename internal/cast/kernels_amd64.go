@@ -17,6 +17,12 @@ func float32ToFloat64AVX(dst []float64, src []float32)
 func float64ToFloat32AVX(dst []float32, src []float64)
 
 //go:noescape
+func brainToFloat32AVX2(dst []float32, src []uint16)
+
+//go:noescape
+func float32ToBrainAVX2(dst []uint16, src []float32)
+
+//go:noescape
 func halfToFloat32F16C(dst []float32, src []uint16)
 
 //go:noescape
@@ -28,6 +34,8 @@ func init() {
 		int32ToFloat32 = withTail(int32ToFloat32AVX, int32ToFloat32Go)
 		float32ToFloat64 = withTail(float32ToFloat64AVX, float32ToFloat64Go)
 		float64ToFloat32 = withTail(float64ToFloat32AVX, float64ToFloat32Go)
+		brainToFloat32 = withTail(brainToFloat32AVX2, brainToFloat32Go)
+		float32ToBrain = withTail(float32ToBrainAVX2, float32ToBrainGo)
 	}
 	if cpufeat.F16C {
 		halfToFloat32 = withTail(halfToFloat32F16C, halfToFloat32Go)

@@ -86,3 +86,47 @@ TEXT ·halfToFloat32F16C(SB), NOSPLIT, $0-48
 // func float32ToHalfF16C(dst []uint16, src []float32)
 TEXT ·float32ToHalfF16C(SB), NOSPLIT, $0-48
 	CONVERT(F32F16, 16, 32)
+
+// for i := range dst { dst[i] = bfloat16.BFloat16(src[i]).Float32() }:
+// zero-extend to 32 bits and shift into the upper half.
+#define BF16F32(k) \
+	VPMOVZXWD (k*16)(SI), Y0; \
+	VPSLLD    $16, Y0, Y0; \
+	VMOVDQU   Y0, (k*32)(DI)
+
+// func brainToFloat32AVX2(dst []float32, src []uint16)
+TEXT ·brainToFloat32AVX2(SB), NOSPLIT, $0-48
+	CONVERT(BF16F32, 32, 16)
+
+// for i := range dst { dst[i] = bfloat16.FromFloat32(src[i]).Bits() }:
+// r = (b + 0x7fff + (b>>16)&1) >> 16 rounds to nearest even; where
+// |b| > 0x7f800000 (a NaN) r = b>>16 | 0x40 instead. Needs Y8 = 1, Y9 =
+// 0x7fff, Y10 = 0x7fffffff, Y11 = 0x7f800000, Y12 = 0x40 in every lane.
+#define F32BF16(k) \
+	VMOVDQU     (k*32)(SI), Y0; \
+	VPSRLD      $16, Y0, Y1; \
+	VPAND       Y8, Y1, Y2; \
+	VPADDD      Y9, Y0, Y3; \
+	VPADDD      Y2, Y3, Y3; \
+	VPSRLD      $16, Y3, Y3; \
+	VPAND       Y10, Y0, Y4; \
+	VPCMPGTD    Y11, Y4, Y4; \
+	VPOR        Y12, Y1, Y5; \
+	VPBLENDVB   Y4, Y5, Y3, Y3; \
+	VEXTRACTI128 $1, Y3, X4; \
+	VPACKUSDW   X4, X3, X3; \
+	VMOVDQU     X3, (k*16)(DI)
+
+#define SPLAT(c, Y) \
+	MOVL         $c, AX; \
+	VMOVD        AX, X15; \
+	VPBROADCASTD X15, Y
+
+// func float32ToBrainAVX2(dst []uint16, src []float32)
+TEXT ·float32ToBrainAVX2(SB), NOSPLIT, $0-48
+	SPLAT(1, Y8)
+	SPLAT(0x7fff, Y9)
+	SPLAT(0x7fffffff, Y10)
+	SPLAT(0x7f800000, Y11)
+	SPLAT(0x40, Y12)
+	CONVERT(F32BF16, 16, 32)

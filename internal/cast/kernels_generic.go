@@ -1,6 +1,9 @@
 package cast
 
-import "github.com/x448/float16"
+import (
+	"github.com/tensor-go/tensor/bfloat16"
+	"github.com/x448/float16"
+)
 
 // Contiguous kernels for the conversions that matter most for speed. Each
 // is a package variable holding the Go twin below; on amd64 an init in
@@ -16,6 +19,8 @@ var (
 	float64ToFloat32 = float64ToFloat32Go
 	halfToFloat32    = halfToFloat32Go
 	float32ToHalf    = float32ToHalfGo
+	brainToFloat32   = brainToFloat32Go
+	float32ToBrain   = float32ToBrainGo
 )
 
 func int32ToFloat32Go(dst []float32, src []int32) {
@@ -55,5 +60,22 @@ func float32ToHalfGo(dst []uint16, src []float32) {
 	src = src[:len(dst)]
 	for i, v := range src {
 		dst[i] = float16.Fromfloat32(v).Bits()
+	}
+}
+
+// brainToFloat32Go widens bfloat16 bit patterns exactly (a shift).
+func brainToFloat32Go(dst []float32, src []uint16) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = bfloat16.BFloat16(v).Float32()
+	}
+}
+
+// float32ToBrainGo rounds to bfloat16 bit patterns, to nearest even, with
+// a NaN kept a quiet NaN of the same sign and top payload.
+func float32ToBrainGo(dst []uint16, src []float32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = bfloat16.FromFloat32(v).Bits()
 	}
 }

@@ -108,6 +108,12 @@ func TestKernelsMatchTwins(t *testing.T) {
 	t.Run("float32ToHalf", func(t *testing.T) {
 		checkKernel(t, float32ToHalf, float32ToHalfGo, f32)
 	})
+	t.Run("brainToFloat32", func(t *testing.T) {
+		checkKernel(t, brainToFloat32, brainToFloat32Go, func() uint16 { return uint16(rng.Uint32()) })
+	})
+	t.Run("float32ToBrain", func(t *testing.T) {
+		checkKernel(t, float32ToBrain, float32ToBrainGo, f32)
+	})
 }
 
 // TestHalfKernelsExhaustive compares the dispatched half conversions with
@@ -143,19 +149,53 @@ func TestHalfKernelsExhaustive(t *testing.T) {
 	}
 }
 
+// TestBrainKernelsExhaustive does the same for bfloat16: every value
+// widened, and every float32 whose low half is one of the rounding
+// patterns, NaNs included.
+func TestBrainKernelsExhaustive(t *testing.T) {
+	src := make([]uint16, 1<<16)
+	for i := range src {
+		src[i] = uint16(i)
+	}
+	got, want := make([]float32, len(src)), make([]float32, len(src))
+	brainToFloat32(got, src)
+	brainToFloat32Go(want, src)
+	if !bytes.Equal(bytesOf(got), bytesOf(want)) {
+		t.Fatal("brainToFloat32 differs from its twin")
+	}
+	lows := []uint32{0, 0x0001, 0x7fff, 0x8000, 0x8001, 0xffff}
+	in := make([]float32, 0, len(lows)<<16)
+	for high := range uint32(1 << 16) {
+		for _, low := range lows {
+			in = append(in, math.Float32frombits(high<<16|low))
+		}
+	}
+	b1, b2 := make([]uint16, len(in)), make([]uint16, len(in))
+	float32ToBrain(b1, in)
+	float32ToBrainGo(b2, in)
+	for i := range b1 {
+		if b1[i] != b2[i] {
+			t.Fatalf("float32ToBrain(%#08x) = %#04x, twin %#04x", math.Float32bits(in[i]), b1[i], b2[i])
+		}
+	}
+}
+
 // TestAllPairsWithTwins repeats TestAllPairs with every dispatch variable
 // pointed at its Go twin, so the twins are checked against the reference
 // even where the assembly is what normally runs.
 func TestAllPairsWithTwins(t *testing.T) {
-	saved := [...]any{int32ToFloat32, float32ToFloat64, float64ToFloat32, halfToFloat32, float32ToHalf}
+	saved := [...]any{int32ToFloat32, float32ToFloat64, float64ToFloat32, halfToFloat32, float32ToHalf, brainToFloat32, float32ToBrain}
 	int32ToFloat32, float32ToFloat64, float64ToFloat32 = int32ToFloat32Go, float32ToFloat64Go, float64ToFloat32Go
 	halfToFloat32, float32ToHalf = halfToFloat32Go, float32ToHalfGo
+	brainToFloat32, float32ToBrain = brainToFloat32Go, float32ToBrainGo
 	defer func() {
 		int32ToFloat32 = saved[0].(func([]float32, []int32))
 		float32ToFloat64 = saved[1].(func([]float64, []float32))
 		float64ToFloat32 = saved[2].(func([]float32, []float64))
 		halfToFloat32 = saved[3].(func([]float32, []uint16))
 		float32ToHalf = saved[4].(func([]uint16, []float32))
+		brainToFloat32 = saved[5].(func([]float32, []uint16))
+		float32ToBrain = saved[6].(func([]uint16, []float32))
 	}()
 	TestAllPairs(t)
 }

@@ -146,10 +146,7 @@ func float16ToFloat32(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n 
 
 func bfloat16ToFloat32(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int) {
 	if contiguous[float32, bfloat16.BFloat16](ds, ss) {
-		d := unsafe.Slice((*float32)(dst), n)
-		for i, v := range unsafe.Slice((*bfloat16.BFloat16)(src), n) {
-			d[i] = v.Float32()
-		}
+		brainToFloat32(unsafe.Slice((*float32)(dst), n), unsafe.Slice((*uint16)(src), n))
 		return
 	}
 	for i := range n {
@@ -171,10 +168,7 @@ func float32ToFloat16(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n 
 
 func float32ToBFloat16(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int) {
 	if contiguous[bfloat16.BFloat16, float32](ds, ss) {
-		d := unsafe.Slice((*bfloat16.BFloat16)(dst), n)
-		for i, v := range unsafe.Slice((*float32)(src), n) {
-			d[i] = bfloat16.FromFloat32(v)
-		}
+		float32ToBrain(unsafe.Slice((*uint16)(dst), n), unsafe.Slice((*float32)(src), n))
 		return
 	}
 	for i := range n {
