@@ -391,12 +391,17 @@ func mmRandomPair(rng *rand.Rand, ra, rb int) (as, bs []int, abc, bbc []bool) {
 	for i := range batch {
 		batch[i] = 1 + rng.IntN(3)
 	}
+	// Any dimension may be a stride-0 broadcast view; the kernels read
+	// every stride.
 	mk := func(r int, inner ...int) ([]int, []bool) {
+		bc := make([]bool, r)
+		for i := range bc {
+			bc[i] = rng.IntN(4) == 0
+		}
 		if r == 1 {
-			return []int{k}, []bool{false}
+			return []int{k}, bc
 		}
 		s := append([]int{}, batch[nb-(r-2):]...)
-		bc := make([]bool, r)
 		for i := range s {
 			if rng.IntN(3) == 0 {
 				s[i] = 1 // broadcast against the other operand
@@ -461,6 +466,39 @@ func TestMatmulDTypePairs(t *testing.T) {
 					mmCheck(t, got, a, b)
 				}
 			}
+		}
+	})
+}
+
+// TestMatmulBatches covers the batch paths: many tiny products (batched
+// kernels, goroutines), broadcast batches, and contiguous batches against
+// one matrix, which fold into a single tall product.
+func TestMatmulBatches(t *testing.T) {
+	mmBothPaths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(23, 24))
+		for _, dt := range []dtype.DType{Float32, Float64, Int64, Uint32, BFloat16, Complex128, Bool} {
+			gen := mmGen(dt)
+			a := mmView(rng, dt, []int{64, 1, 9, 8}, []bool{true, true, false, false}, gen)
+			b := mmView(rng, dt, []int{3, 8, 7}, []bool{true, false, false}, gen)
+			got, err := Matmul(a, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mmCheck(t, got, a, b)
+
+			a, _ = matmulAsType(mmView(rng, dt, []int{5, 6, 40}, nil, gen), dt) // contiguous
+			b = mmView(rng, dt, []int{40, 3}, nil, gen)
+			got, err = Matmul(a, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mmCheck(t, got, a, b)
+			v := mmView(rng, dt, []int{40}, nil, gen)
+			got, err = Matmul(a, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mmCheck(t, got, a, v)
 		}
 	})
 }
