@@ -166,6 +166,7 @@ func Full(value any, dt DType, shape ...int) (*Tensor, error) {
 	return full("full", value, dt, shape)
 }
 
+// full is Full under the name of the calling operation.
 func full(op string, value any, dt DType, shape []int) (*Tensor, error) {
 	if err := checkDType(op, dt); err != nil {
 		return nil, err
@@ -225,7 +226,7 @@ func Arange(n int, dt ...DType) (*Tensor, error) {
 	if n < 0 {
 		return nil, opErr(op, ErrShape, "negative length %d", n)
 	}
-	return arange(op, 0, float64(n), 1, n, d)
+	return arange(op, 0, 1, n, d)
 }
 
 // ArangeRange returns the values start, start+step, start+2*step, ...
@@ -255,11 +256,11 @@ func ArangeRange(start, stop, step float64, dt DType) (*Tensor, error) {
 	if dt.IsInteger() && (start != math.Trunc(start) || step != math.Trunc(step)) {
 		return nil, opErr(op, ErrValue, "start %v and step %v must be whole numbers for %v", start, step, dt)
 	}
-	return arange(op, start, stop, step, int(count), dt)
+	return arange(op, start, step, int(count), dt)
 }
 
 // arange fills a new tensor of n elements with start + i*step.
-func arange(op string, start, stop, step float64, n int, dt DType) (*Tensor, error) {
+func arange(op string, start, step float64, n int, dt DType) (*Tensor, error) {
 	if err := checkDType(op, dt); err != nil {
 		return nil, err
 	}

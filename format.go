@@ -56,7 +56,7 @@ func (t *Tensor) body() string {
 			axes[d] = printedAxis{lead: printEdgeItems, trail: printEdgeItems, elided: true}
 		}
 	}
-	words := formatWords(t.printedElements(axes), len(t.shape) > 0)
+	words := formatWords(t.printedElements(axes))
 	p := printer{axes: axes, words: words}
 	return p.array(0, " ", printLineWidth)
 }
@@ -176,7 +176,7 @@ func extendLine(s *strings.Builder, line, word string, limit int, indent string)
 // formatWords formats every printed element with one formatter for all of
 // them, so that columns line up: integers right-aligned to the widest,
 // floats aligned on the decimal point.
-func formatWords(elems []any, inArray bool) []string {
+func formatWords(elems []any) []string {
 	words := make([]string, len(elems))
 	switch elems[0].(type) {
 	case bool:
@@ -404,7 +404,8 @@ func shortestHalf(f float64) decimalDigits {
 		// next one up is inside.
 		mant, exp, _ := strings.Cut(s, "e")
 		m, _ := strconv.Atoi(strings.Replace(mant, ".", "", 1))
-		up := strconv.Itoa(m+1) + "e" + strconv.Itoa(mustAtoi(exp)-(p-1))
+		e, _ := strconv.Atoi(exp)
+		up := strconv.Itoa(m+1) + "e" + strconv.Itoa(e-(p-1))
 		if v, _ := strconv.ParseFloat(up, 64); inside(v) {
 			return withSignOf(parseDecimal(strconv.FormatFloat(v, 'e', -1, 64), a), f)
 		}
@@ -415,11 +416,6 @@ func shortestHalf(f float64) decimalDigits {
 func withSignOf(d decimalDigits, f float64) decimalDigits {
 	d.neg, d.value = math.Signbit(f), f
 	return d
-}
-
-func mustAtoi(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
 }
 
 // exactWhole returns d with its exact digits when the shortest ones stop
