@@ -90,3 +90,18 @@ func BenchmarkMulBatch(b *testing.B) {
 	b.Run("f32/512x64x64@64x64/t2", func(b *testing.B) { benchBatch(b, 512, 64, 64, 64, true) })
 	b.Run("f32/512x64x64@512x64x64/t2", func(b *testing.B) { benchBatch(b, 512, 64, 64, 64, false) })
 }
+
+// BenchmarkMulComplex reports complex GFLOP/s counting 8 real flops per
+// complex multiply-add, as NumPy's figures do.
+func BenchmarkMulComplex(b *testing.B) {
+	for _, size := range []int{256, 1024} {
+		b.Run(fmt.Sprintf("c64/%d/t2", size), func(b *testing.B) {
+			a := Matrix[complex64]{make([]complex64, size*size), 0, size, 1}
+			c := Matrix[complex64]{make([]complex64, size*size), 0, size, 1}
+			for b.Loop() {
+				MulComplex(size, size, size, a, a, c, Options{Threads: 2})
+			}
+			b.ReportMetric(8*float64(size*size*size)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
