@@ -36,13 +36,16 @@ flags:
 			break flags
 		}
 		name, value, hasValue := strings.Cut(arg, "=")
+		var set func(string) error
 		switch name {
 		case "-o", "--o", "-out", "--out":
+			set = func(v string) error { a.out = v; return nil }
 		case "-precision", "--precision":
+			set = a.setPrecision
 		case "-h", "-help", "--help":
 			return nil, usagef("usage: tensor eval [-o OUT.npy] [--precision highest|tf32] EXPR [NAME=FILE.npy ...]")
 		default:
-			break flags
+			break flags // the expression
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
@@ -51,17 +54,8 @@ flags:
 			i++
 			value = args[i]
 		}
-		if strings.HasSuffix(name, "o") || strings.HasSuffix(name, "out") {
-			a.out = value
-			continue
-		}
-		switch value {
-		case "highest":
-			a.precision = tensor.Highest
-		case "tf32":
-			a.precision = tensor.TF32
-		default:
-			return nil, usagef("eval: --precision must be highest or tf32, not %q", value)
+		if err := set(value); err != nil {
+			return nil, err
 		}
 	}
 	if i >= len(args) {
@@ -84,6 +78,18 @@ flags:
 		a.bindings = append(a.bindings, binding{name, file})
 	}
 	return a, nil
+}
+
+func (a *evalArgs) setPrecision(v string) error {
+	switch v {
+	case "highest":
+		a.precision = tensor.Highest
+	case "tf32":
+		a.precision = tensor.TF32
+	default:
+		return usagef("eval: --precision must be highest or tf32, not %q", v)
+	}
+	return nil
 }
 
 // checkBindingName accepts Python identifiers that are not constants.

@@ -191,6 +191,9 @@ func (c *checker) callee(n *Call) (fn *function, name string, receiver Node, err
 	switch f := n.Fn.(type) {
 	case *Ident:
 		if fn := functions[f.Name]; fn != nil && !c.bound(f.Name) {
+			if fn.methodOnly {
+				return nil, "", nil, nameErrorf(f.At, "'%s' is only a method: x.%s()", f.Name, f.Name)
+			}
 			return fn, f.Name, nil, nil
 		}
 		if c.bound(f.Name) || constant(f.Name) {
@@ -199,7 +202,7 @@ func (c *checker) callee(n *Call) (fn *function, name string, receiver Node, err
 		return nil, "", nil, nameErrorf(f.At, "unknown function '%s'%s", f.Name, suggest(f.Name))
 	case *Attr:
 		if c.isModule(f.X) {
-			if fn := functions[f.Name]; fn != nil {
+			if fn := functions[f.Name]; fn != nil && !fn.methodOnly {
 				return fn, f.Name, nil, nil
 			}
 			return nil, "", nil, nameErrorf(f.At+1, "unknown function '%s'%s", f.Name, suggest(f.Name))

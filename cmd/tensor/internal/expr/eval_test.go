@@ -37,6 +37,9 @@ func TestCheck(t *testing.T) {
 		{"x.zeros(2)", "name", 3},
 		{"x()", "name", 1},
 		{"nan(1)", "name", 1},
+		{"size(x)", "name", 1},
+		{"F.size(x)", "call", 7}, // F is bound here: the method size of F takes no argument
+		{"np.size(x)", "name", 4},
 	}
 	for _, tc := range tests {
 		n, err := Parse(tc.src)
