@@ -132,3 +132,17 @@ func TestShortestHalfAll(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkString(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		shape []int
+	}{{"float32x1000", []int{10, 100}}, {"float32x1e6", []int{1000, 1000}}} {
+		x := Must(Rand(1, Float32, -100, 100, c.shape...))
+		b.Run(c.name, func(b *testing.B) {
+			for range b.N {
+				_ = x.String()
+			}
+		})
+	}
+}
