@@ -40,6 +40,10 @@
 // tensor first are also methods: x.prod(axis=0), x.reshape(2, 3),
 // x.astype("float16"), and x.size() is the shape as in PyTorch.
 //
+// Numbers multiplied with each other give a 0-d tensor of the default
+// dtype, as the library's Mul does (2 * 3 prints Tensor(6, dtype=int32,
+// device=xpux:0)); a number on its own prints as Python would.
+//
 // Without -o the result is printed: tensors as the library prints them,
 // other values (tuples, ints, dtype names) as Python would. With -o a
 // tensor result (or a number, as a 0-d tensor of its default dtype) is
@@ -65,7 +69,10 @@
 // Runs the workloads of workloads.json (an embedded copy, or --workloads
 // FILE) whose names contain any FILTER, printing one JSON object per line
 // with the fields of the peers script (lib, name, threads, seconds, gflops
-// or gbps), so that the outputs compare line by line.
+// or gbps), so that the outputs compare line by line. Inputs follow the
+// file's distributions: floats uniform in [0.9999, 1.0001), integers in
+// {1, 2}. --threads sets GOMAXPROCS (default: the number of CPUs). Sparse
+// workloads print an "error" line until the library has sparse tensors.
 package main
 
 import (
