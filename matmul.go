@@ -55,7 +55,8 @@ func Matmul(a, b *Tensor, opts ...MatmulOption) (*Tensor, error) {
 // fails with ErrShape or ErrDType and out is untouched. out may be a
 // non-contiguous view and may share storage with a or b: the result is then
 // computed into a temporary first, as if out were distinct. Whatever out
-// held before is overwritten, even with K = 0.
+// held before is overwritten, even with K = 0. An out whose elements
+// overlap each other (a broadcast view) is an ErrLayout error.
 func MatmulInto(out, a, b *Tensor, opts ...MatmulOption) error {
 	p, err := planMatmul(a, b, opts)
 	if err != nil {
@@ -140,20 +141,6 @@ func (p *matmulPlan) run(out *Tensor) error {
 	if err != nil {
 		return err
 	}
-	tf32 := p.tf32 && p.dtype == dtype.Float32
-	if tf32 && useFastMatmul && (p.shapes.M == 1 || p.shapes.N == 1) {
-		// The fast GEMM's matrix-vector path reads the operands in place and
-		// does not round them to TF32; round copies here instead. A
-		// matrix-vector product reads each operand element once anyway, so
-		// the copy costs about what the product does.
-		if a, err = roundedTF32(a); err != nil {
-			return err
-		}
-		if b, err = roundedTF32(b); err != nil {
-			return err
-		}
-		tf32 = false
-	}
 	switch p.dtype {
 	case dtype.Float16, dtype.BFloat16:
 		return p.runHalf(out, a, b)
@@ -178,7 +165,7 @@ func (p *matmulPlan) run(out *Tensor) error {
 	case dtype.Uint64:
 		mulBatches(p, a, b, out, reinterpretKernel[uint64](fastKernel[int64](false)))
 	case dtype.Float32:
-		mulBatches(p, a, b, out, fastKernel[float32](tf32))
+		mulBatches(p, a, b, out, fastKernel[float32](p.tf32))
 	case dtype.Float64:
 		mulBatches(p, a, b, out, fastKernel[float64](false))
 	case dtype.Complex64:
@@ -244,23 +231,6 @@ func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
 		mulBatches(p, a32, b32, c32, plainKernel[float32](false))
 	}
 	return wrapErr("matmul", matmulCopy(out, c32))
-}
-
-// roundedTF32 returns a contiguous copy of the float32 tensor x with every
-// element rounded to TF32.
-func roundedTF32(x *Tensor) (*Tensor, error) {
-	c, err := empty(dtype.Float32, x.shape)
-	if err != nil {
-		return nil, wrapErr("matmul", err)
-	}
-	if err := matmulCopy(c, x); err != nil {
-		return nil, wrapErr("matmul", err)
-	}
-	s := storageOf[float32](c)
-	for i, v := range s {
-		s[i] = blocked.RoundTF32(v)
-	}
-	return c, nil
 }
 
 // batchLayout is a product laid out for a kernel: count products
