@@ -159,22 +159,27 @@ func (p *Plan) RunRange(bases []unsafe.Pointer, first, last int, kernel Kernel) 
 	ptrs := make([]unsafe.Pointer, nops)
 	inner := make([]int, nops)
 	index := make([]int, outer)
-	// Position every operand at run number first.
+	// Byte offsets are kept as integers and turned into pointers only at the
+	// start of each run: stepping a pointer past the end of a dimension and
+	// back, even briefly, would break unsafe.Pointer's rules (and checkptr).
+	offs := make([]int, nops)
 	rest := first
 	for d := outer - 1; d >= 0; d-- {
 		index[d] = rest % p.shape[d]
 		rest /= p.shape[d]
 	}
 	for k := range nops {
-		off := p.offsets[k]
+		offs[k] = p.offsets[k]
 		for d := range outer {
-			off += index[d] * p.strides[k][d]
+			offs[k] += index[d] * p.strides[k][d]
 		}
-		ptrs[k] = unsafe.Add(bases[k], off)
 		inner[k] = p.strides[k][outer]
 	}
 	n := p.shape[outer]
 	for run := first; ; {
+		for k := range nops {
+			ptrs[k] = unsafe.Add(bases[k], offs[k])
+		}
 		kernel(ptrs, inner, n)
 		if run++; run == last {
 			return
@@ -184,13 +189,13 @@ func (p *Plan) RunRange(bases []unsafe.Pointer, first, last int, kernel Kernel) 
 		for d := outer - 1; d >= 0; d-- {
 			index[d]++
 			for k := range nops {
-				ptrs[k] = unsafe.Add(ptrs[k], p.strides[k][d])
+				offs[k] += p.strides[k][d]
 			}
 			if index[d] < p.shape[d] {
 				break
 			}
 			for k := range nops {
-				ptrs[k] = unsafe.Add(ptrs[k], -index[d]*p.strides[k][d])
+				offs[k] -= index[d] * p.strides[k][d]
 			}
 			index[d] = 0
 		}

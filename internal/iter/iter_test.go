@@ -10,10 +10,12 @@ import (
 // visit records, for every element the plan reaches, the byte offsets of
 // all operands relative to their bases, in the order the plan reaches them.
 func visit(p *Plan, nops int, first, last int) [][]int {
-	var base [1]byte
+	// Offsets may be negative (reversed views), so every base sits in the
+	// middle of a buffer large enough for any test shape.
+	buf := make([]byte, 1<<16)
 	bases := make([]unsafe.Pointer, nops)
 	for k := range bases {
-		bases[k] = unsafe.Pointer(&base[0])
+		bases[k] = unsafe.Pointer(&buf[len(buf)/2])
 	}
 	var got [][]int
 	p.RunRange(bases, first, last, func(ptrs []unsafe.Pointer, strides []int, n int) {
