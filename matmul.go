@@ -137,6 +137,12 @@ func (p *matmulPlan) run(out *Tensor) error {
 	if out.Size() == 0 {
 		return nil
 	}
+	switch p.dtype {
+	case dtype.Int8, dtype.Int16, dtype.Uint8, dtype.Uint16:
+		if useFastMatmul {
+			return p.runWidened(out)
+		}
+	}
 	a, b, err := p.operands()
 	if err != nil {
 		return err
@@ -194,6 +200,29 @@ func (p *matmulPlan) operands() (a, b *Tensor, err error) {
 		}
 	}
 	return a, b, nil
+}
+
+// runWidened multiplies 8- and 16-bit integers with the fast int32 GEMM.
+// Sums of products modulo 2^32 truncate to the same value modulo 2^8 or
+// 2^16 as the narrow type's own wrapping arithmetic gives, so widening the
+// operands (a value-preserving conversion from either operand's dtype, as
+// promotion to p.dtype preserves integer values too) and truncating each
+// result once is exact.
+func (p *matmulPlan) runWidened(out *Tensor) error {
+	a32, err := matmulAsType(p.a, dtype.Int32)
+	if err != nil {
+		return wrapErr("matmul", err)
+	}
+	b32, err := matmulAsType(p.b, dtype.Int32)
+	if err != nil {
+		return wrapErr("matmul", err)
+	}
+	c32, err := empty(dtype.Int32, out.shape)
+	if err != nil {
+		return wrapErr("matmul", err)
+	}
+	mulBatches(p, a32, b32, c32, fastKernel[int32](false))
+	return wrapErr("matmul", matmulCopy(out, c32))
 }
 
 // runHalf multiplies float16 or bfloat16 operands: each element widens

@@ -898,6 +898,7 @@ func BenchmarkMatmul(b *testing.B) {
 		{"float32/gemv1024", Float32, []int{1024, 1024}, []int{1024}},
 		{"float16/128x128x128", Float16, []int{128, 128}, []int{128, 128}},
 		{"complex64/128x128x128", Complex64, []int{128, 128}, []int{128, 128}},
+		{"int8/128x128x128", Int8, []int{128, 128}, []int{128, 128}},
 	} {
 		for _, fast := range []bool{true, false} {
 			name := bc.name + "/plain"
