@@ -163,8 +163,19 @@ func (l *lexer) number() (Token, error) {
 	start, col := l.off, l.col
 	kind := Int
 	if l.src[l.off] == '0' && strings.IndexByte("xXoObB", l.peek(1)) >= 0 {
+		ok := map[byte]func(byte) bool{
+			'x': func(c byte) bool { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f' },
+			'o': func(c byte) bool { return '0' <= c && c <= '7' },
+			'b': func(c byte) bool { return c == '0' || c == '1' },
+		}[l.peek(1)|0x20]
 		l.advance(2)
-		l.digits(func(c byte) bool { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f' })
+		if l.peek(0) == '_' { // Python allows 0x_1f
+			l.advance(1)
+		}
+		if !ok(l.peek(0)) {
+			return Token{}, l.errorf(col, "invalid number %q: no digits after the base prefix", l.src[start:l.off+min(1, len(l.src)-l.off)])
+		}
+		l.digits(ok)
 	} else {
 		l.digits(isDigit)
 		if l.peek(0) == '.' {
@@ -194,7 +205,12 @@ func (l *lexer) number() (Token, error) {
 		}
 		return Token{}, l.errorf(col, "invalid number %q", l.src[start:l.off])
 	}
-	return Token{Kind: kind, Text: l.src[start:l.off], Col: col}, nil
+	text := l.src[start:l.off]
+	if kind == Int && len(text) > 1 && text[0] == '0' && isDigit(text[1]) && strings.Trim(text, "0_") != "" {
+		// Python refuses 010 rather than reading it as octal, as Go would.
+		return Token{}, l.errorf(col, "invalid number %q: leading zeros in decimal integers are not permitted; use 0o for octal", text)
+	}
+	return Token{Kind: kind, Text: text, Col: col}, nil
 }
 
 // digits consumes digits accepted by ok, with single underscores between

@@ -68,6 +68,10 @@ func TestParse(t *testing.T) {
 		{"1", "1"},
 		{"0x1F", "0x1F"},
 		{"1_000", "1_000"},
+		{"0o17", "0o17"},
+		{"0b_101", "0b_101"},
+		{"000", "000"},
+		{"0.5e1_0", "5e+09f"},
 		{"1.5", "1.5f"},
 		{".5", "0.5f"},
 		{"5.", "5f"},
@@ -182,6 +186,10 @@ func TestParseErrors(t *testing.T) {
 		{"\xff", 1, "invalid UTF-8"},
 		{"é", 1, "unexpected character 'é'"},
 		{"x = 1", 3, "unexpected '='"},
+		{"[0x]", 2, `invalid number "0x]": no digits after the base prefix`},
+		{"0b2", 1, `invalid number "0b2": no digits after the base prefix`},
+		{"0o8", 1, `invalid number "0o8"`},
+		{"010", 1, "leading zeros in decimal integers are not permitted"},
 	}
 	for _, tc := range tests {
 		_, err := Parse(tc.src)
