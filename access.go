@@ -95,6 +95,11 @@ func ToSlice[T Element](t *Tensor) ([]T, error) {
 		copy(out, contiguousData[T](t))
 		return out, nil
 	}
-	gather(out, t)
+	// View out as a contiguous tensor and let the engine fill it.
+	dst := &Tensor{dtype: t.dtype, shape: t.shape, strides: shape.ContiguousStrides(t.shape),
+		storage: unsafe.Pointer(unsafe.SliceData(out)), n: len(out)}
+	if err := copyInto(dst, t); err != nil {
+		return nil, wrapErr("to_slice", err)
+	}
 	return out, nil
 }

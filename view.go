@@ -219,57 +219,10 @@ func (t *Tensor) copyContiguous(op string) (*Tensor, error) {
 	if out.n == 0 {
 		return out, nil
 	}
-	// Only the element size matters for a copy, so five instantiations
-	// cover the fifteen dtypes.
-	switch t.dtype.Size() {
-	case 1:
-		gather(storageOf[uint8](out), t)
-	case 2:
-		gather(storageOf[uint16](out), t)
-	case 4:
-		gather(storageOf[uint32](out), t)
-	case 8:
-		gather(storageOf[uint64](out), t)
-	case 16:
-		gather(storageOf[complex128](out), t)
+	if err := copyInto(out, t); err != nil {
+		return nil, wrapErr(op, err)
 	}
 	return out, nil
-}
-
-// gather copies the elements of t in row-major order into dst, which holds
-// exactly t.Size() elements. T only needs the size of t's element type.
-//
-// It walks storage by element index rather than by pointer, so that no
-// pointer ever leaves the allocation: moving a pointer past the end of a
-// dimension and back, as a pointer odometer does, breaks unsafe.Pointer's
-// rules and can crash the garbage collector.
-func gather[T any](dst []T, t *Tensor) {
-	src := storageOf[T](t)
-	if t.IsContiguous() {
-		copy(dst, src[t.offset:])
-		return
-	}
-	rank := len(t.shape)
-	inner, step := t.shape[rank-1], t.strides[rank-1]
-	idx := make([]int, rank-1) // odometer over the outer dimensions
-	pos := t.offset
-	for at := 0; at < len(dst); at += inner {
-		p := pos
-		for k := range inner {
-			dst[at+k] = src[p]
-			p += step
-		}
-		// Advance the odometer, rewinding each dimension that wraps.
-		for d := rank - 2; d >= 0; d-- {
-			idx[d]++
-			pos += t.strides[d]
-			if idx[d] < t.shape[d] {
-				break
-			}
-			pos -= t.shape[d] * t.strides[d]
-			idx[d] = 0
-		}
-	}
 }
 
 // Range selects positions along one dimension for Slice, as a Python slice
