@@ -1,0 +1,229 @@
+package sparse
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Coalesce returns a copy of c with entries sorted by (row, column) and
+// repeated positions replaced by one entry holding their sum, added in
+// storage order. Sums that come out zero stay as explicit entries, as
+// PyTorch keeps them.
+func (c *COO[T]) Coalesce() *COO[T] {
+	if c.Coalesced {
+		return &COO[T]{Rows: c.Rows, Cols: c.Cols, RowIdx: slices.Clone(c.RowIdx),
+			ColIdx: slices.Clone(c.ColIdx), Values: slices.Clone(c.Values), Coalesced: true}
+	}
+	perm := canonicalOrder(c.Rows, c.RowIdx, c.ColIdx)
+	out := &COO[T]{Rows: c.Rows, Cols: c.Cols, Coalesced: true}
+	out.RowIdx, out.ColIdx, out.Values = mergeInOrder(perm, c.RowIdx, c.ColIdx, c.Values)
+	return out
+}
+
+// ToCSR returns c coalesced into CSR form (sorted, no repeated columns).
+func (c *COO[T]) ToCSR() *CSR[T] {
+	co := c.Coalesce()
+	return &CSR[T]{Rows: c.Rows, Cols: c.Cols, RowPtr: rowPtrOf(c.Rows, co.RowIdx),
+		ColIdx: co.ColIdx, Values: co.Values, Sorted: true}
+}
+
+// ToCOO returns c in coordinate form with the same entries in the same
+// order; it is coalesced exactly when c is sorted.
+func (c *CSR[T]) ToCOO() *COO[T] {
+	rowIdx := make([]int64, len(c.ColIdx))
+	for i := 0; i < c.Rows; i++ {
+		fill(rowIdx[c.RowPtr[i]:c.RowPtr[i+1]], int64(i))
+	}
+	return &COO[T]{Rows: c.Rows, Cols: c.Cols, RowIdx: rowIdx, ColIdx: slices.Clone(c.ColIdx),
+		Values: slices.Clone(c.Values), Coalesced: c.Sorted}
+}
+
+// Canonical returns a copy of c with the columns of every row sorted and
+// repeated columns replaced by one entry holding their sum, added in
+// storage order. Zero sums stay as explicit entries.
+func (c *CSR[T]) Canonical() *CSR[T] {
+	if c.Sorted {
+		return &CSR[T]{Rows: c.Rows, Cols: c.Cols, RowPtr: slices.Clone(c.RowPtr),
+			ColIdx: slices.Clone(c.ColIdx), Values: slices.Clone(c.Values), Sorted: true}
+	}
+	out := &CSR[T]{Rows: c.Rows, Cols: c.Cols, RowPtr: make([]int64, c.Rows+1), Sorted: true}
+	out.ColIdx = make([]int64, 0, len(c.ColIdx))
+	out.Values = make([]T, 0, len(c.Values))
+	var perm []int
+	for i := 0; i < c.Rows; i++ {
+		lo, hi := int(c.RowPtr[i]), int(c.RowPtr[i+1])
+		perm = perm[:0]
+		for p := lo; p < hi; p++ {
+			perm = append(perm, p)
+		}
+		sortByColumn(perm, c.ColIdx)
+		for k, p := range perm {
+			n := len(out.ColIdx)
+			if k > 0 && out.ColIdx[n-1] == c.ColIdx[p] {
+				out.Values[n-1] += c.Values[p]
+				continue
+			}
+			out.ColIdx = append(out.ColIdx, c.ColIdx[p])
+			out.Values = append(out.Values, c.Values[p])
+		}
+		out.RowPtr[i+1] = int64(len(out.ColIdx))
+	}
+	return out
+}
+
+// groupRows returns c in CSR form with entries grouped by row but neither
+// sorted by column nor merged: each row keeps its entries in storage
+// order, so products summing over it add in the same order as a direct
+// pass over c would.
+func (c *COO[T]) groupRows() *CSR[T] {
+	if c.Coalesced {
+		return &CSR[T]{Rows: c.Rows, Cols: c.Cols, RowPtr: rowPtrOf(c.Rows, c.RowIdx),
+			ColIdx: c.ColIdx, Values: c.Values, Sorted: true}
+	}
+	rowPtr := rowPtrOf(c.Rows, c.RowIdx)
+	next := slices.Clone(rowPtr[:c.Rows])
+	colIdx := make([]int64, len(c.ColIdx))
+	values := make([]T, len(c.Values))
+	for p, r := range c.RowIdx {
+		q := next[r]
+		next[r]++
+		colIdx[q], values[q] = c.ColIdx[p], c.Values[p]
+	}
+	return &CSR[T]{Rows: c.Rows, Cols: c.Cols, RowPtr: rowPtr, ColIdx: colIdx, Values: values}
+}
+
+// FromDense returns the nonzero elements of d as a sorted CSR matrix.
+// Zeros (including -0) are dropped; NaN is not zero and is kept.
+func FromDense[T Number](d Dense[T]) *CSR[T] {
+	d.mustFit("FromDense source")
+	out := &CSR[T]{Rows: d.Rows, Cols: d.Cols, RowPtr: make([]int64, d.Rows+1), Sorted: true}
+	var zero T
+	for i := 0; i < d.Rows; i++ {
+		for j := 0; j < d.Cols; j++ {
+			if v := d.At(i, j); v != zero {
+				out.ColIdx = append(out.ColIdx, int64(j))
+				out.Values = append(out.Values, v)
+			}
+		}
+		out.RowPtr[i+1] = int64(len(out.ColIdx))
+	}
+	return out
+}
+
+// FromDenseCOO returns the nonzero elements of d as a coalesced COO matrix;
+// zeros are dropped as by FromDense.
+func FromDenseCOO[T Number](d Dense[T]) *COO[T] { return FromDense(d).ToCOO() }
+
+// ToDense writes c into dst, which must be c.Rows×c.Cols: every element is
+// set, to +0 plus the sum of the entries stored at its position.
+func (c *CSR[T]) ToDense(dst Dense[T]) {
+	dst.mustShape("ToDense destination", c.Rows, c.Cols)
+	zeroDense(dst)
+	for i := 0; i < c.Rows; i++ {
+		base := dst.Off + i*dst.RS
+		for p := c.RowPtr[i]; p < c.RowPtr[i+1]; p++ {
+			dst.Data[base+int(c.ColIdx[p])*dst.CS] += c.Values[p]
+		}
+	}
+}
+
+// ToDense writes c into dst, which must be c.Rows×c.Cols: every element is
+// set, to +0 plus the sum of the entries stored at its position.
+func (c *COO[T]) ToDense(dst Dense[T]) {
+	dst.mustShape("ToDense destination", c.Rows, c.Cols)
+	zeroDense(dst)
+	for p, v := range c.Values {
+		dst.Data[dst.Off+int(c.RowIdx[p])*dst.RS+int(c.ColIdx[p])*dst.CS] += v
+	}
+}
+
+// zeroDense sets every element of d to +0.
+func zeroDense[T Number](d Dense[T]) {
+	for i := 0; i < d.Rows; i++ {
+		if d.CS == 1 {
+			clear(d.row(i))
+			continue
+		}
+		for j := 0; j < d.Cols; j++ {
+			d.Data[d.Off+i*d.RS+j*d.CS] = 0
+		}
+	}
+}
+
+// canonicalOrder returns the permutation that sorts entries by (row,
+// column). Entries at the same position keep their storage order, so
+// duplicates are summed in that order however the sort proceeds.
+func canonicalOrder(rows int, rowIdx, colIdx []int64) []int {
+	nnz := len(rowIdx)
+	perm := make([]int, nnz)
+	// A counting sort by row costs O(rows) memory; take it only when that
+	// is in proportion to the entries, else compare pairs.
+	if rows > 2*nnz+1024 {
+		for p := range perm {
+			perm[p] = p
+		}
+		slices.SortFunc(perm, func(p, q int) int {
+			return cmp.Or(cmp.Compare(rowIdx[p], rowIdx[q]), cmp.Compare(colIdx[p], colIdx[q]), cmp.Compare(p, q))
+		})
+		return perm
+	}
+	start := rowPtrOf(rows, rowIdx)
+	next := slices.Clone(start[:rows])
+	for p, r := range rowIdx {
+		perm[next[r]] = p
+		next[r]++
+	}
+	for i := 0; i < rows; i++ {
+		sortByColumn(perm[start[i]:start[i+1]], colIdx)
+	}
+	return perm
+}
+
+// sortByColumn sorts entry numbers by (column, entry number), cheaply
+// leaving alone a run already in strictly increasing column order.
+func sortByColumn(perm []int, colIdx []int64) {
+	for k := 1; k < len(perm); k++ {
+		if colIdx[perm[k]] <= colIdx[perm[k-1]] {
+			slices.SortFunc(perm, func(p, q int) int {
+				return cmp.Or(cmp.Compare(colIdx[p], colIdx[q]), cmp.Compare(p, q))
+			})
+			return
+		}
+	}
+}
+
+// mergeInOrder gathers the entries in perm order, which must be sorted by
+// position, summing runs at the same position.
+func mergeInOrder[T Number](perm []int, rowIdx, colIdx []int64, values []T) ([]int64, []int64, []T) {
+	rs := make([]int64, 0, len(perm))
+	cs := make([]int64, 0, len(perm))
+	vs := make([]T, 0, len(perm))
+	for _, p := range perm {
+		n := len(vs)
+		if n > 0 && rs[n-1] == rowIdx[p] && cs[n-1] == colIdx[p] {
+			vs[n-1] += values[p]
+			continue
+		}
+		rs, cs, vs = append(rs, rowIdx[p]), append(cs, colIdx[p]), append(vs, values[p])
+	}
+	return rs, cs, vs
+}
+
+// rowPtrOf returns the row pointers of entries with the given row indices
+// once grouped by row: entry counts per row, prefix-summed.
+func rowPtrOf(rows int, rowIdx []int64) []int64 {
+	ptr := make([]int64, rows+1)
+	for _, r := range rowIdx {
+		ptr[r+1]++
+	}
+	for i := 1; i <= rows; i++ {
+		ptr[i] += ptr[i-1]
+	}
+	return ptr
+}
+
+func fill(s []int64, v int64) {
+	for k := range s {
+		s[k] = v
+	}
+}

@@ -1,0 +1,363 @@
+package sparse
+
+import (
+	"fmt"
+	"math"
+	"math/cmplx"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unsafe"
+)
+
+// elemType describes how the product tests treat one element type.
+type elemType[T Number] struct {
+	gen    func(*rand.Rand) T
+	tol    float64 // relative error allowed per term; 0 demands exact equality
+	poison T       // prefilled into outputs to prove they are overwritten
+	nan    *T      // a NaN of the type, for floating types
+}
+
+func TestProductsFloat32(t *testing.T) {
+	nan := float32(math.NaN())
+	testProducts(t, elemType[float32]{gen: func(r *rand.Rand) float32 { return r.Float32()*2 - 1 }, tol: 1e-6, poison: nan, nan: &nan})
+}
+
+func TestProductsFloat64(t *testing.T) {
+	nan := math.NaN()
+	testProducts(t, elemType[float64]{gen: func(r *rand.Rand) float64 { return r.Float64()*2 - 1 }, tol: 1e-15, poison: nan, nan: &nan})
+}
+
+// Full-range int32 values make almost every product and sum wrap.
+func TestProductsInt32Wrapping(t *testing.T) {
+	testProducts(t, elemType[int32]{gen: func(r *rand.Rand) int32 { return int32(r.Uint32()) }, poison: 99})
+}
+
+func TestProductsUint8Wrapping(t *testing.T) {
+	testProducts(t, elemType[uint8]{gen: func(r *rand.Rand) uint8 { return uint8(r.Uint32()) }, poison: 99})
+}
+
+func TestProductsComplex128(t *testing.T) {
+	nan := complex(math.NaN(), 0)
+	testProducts(t, elemType[complex128]{gen: func(r *rand.Rand) complex128 {
+		return complex(r.Float64()*2-1, r.Float64()*2-1)
+	}, tol: 1e-15, poison: nan, nan: &nan})
+}
+
+var productShapes = [][3]int{{0, 0, 0}, {0, 3, 4}, {3, 0, 4}, {3, 4, 0}, {1, 1, 1}, {5, 7, 3}, {17, 9, 33}, {40, 50, 9}, {3, 200, 70}, {64, 64, 64}}
+
+// testProducts checks SpMM, SpMMCOO, DenseSpMM and SpGEMM against the naive
+// triple loop over densified operands, on every shape, several densities
+// (none, one entry, ~10%, full, twice full so most positions repeat),
+// operands with and without duplicates, dense views of every layout, and
+// thread counts that must all give the same bits.
+func testProducts[T Number](t *testing.T, et elemType[T]) {
+	defer func(old int64) { minWorkPerThread = old }(minWorkPerThread)
+	minWorkPerThread = 1 // split even tiny products over threads
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, sh := range productShapes {
+		m, k, n := sh[0], sh[1], sh[2]
+		for _, density := range []float64{0, -1, 0.1, 1, 2} {
+			nnzOf := func(r, c int) int {
+				if density < 0 {
+					return 1
+				}
+				return int(density * float64(r*c))
+			}
+			name := fmt.Sprintf("%dx%dx%d/density%v", m, k, n, density)
+			a := randomCOO(rng, m, k, nnzOf(m, k), et.gen)
+			b := randomCOO(rng, k, n, nnzOf(k, n), et.gen)
+			aDense, bDense := denseOfCOO(a), denseOfCOO(b)
+			// Random dense operands in every layout.
+			for vi, bView := range denseViews[T](k, n) {
+				fillRandom(rng, bView, et.gen)
+				bRM := rowMajor(bView)
+				want := naiveMatmul(m, k, n, aDense, bRM)
+				scale := naiveMatmul(m, k, n, absDense(a), absSlice(bRM))
+				for _, cv := range denseViews[T](m, n) {
+					c := cv
+					label := fmt.Sprintf("%s/B%d", name, vi)
+					checkThreads(t, et, label+"/SpMM(unsorted CSR)", c, want, scale, k, func(th int) { SpMM(a.groupRows(), bView, c, th) })
+					checkThreads(t, et, label+"/SpMM(canonical CSR)", c, want, scale, k, func(th int) { SpMM(a.ToCSR(), bView, c, th) })
+					checkThreads(t, et, label+"/SpMMCOO", c, want, scale, k, func(th int) { SpMMCOO(a, bView, c, th) })
+				}
+			}
+			for vi, aView := range denseViews[T](m, k) {
+				fillRandom(rng, aView, et.gen)
+				aRM := rowMajor(aView)
+				want := naiveMatmul(m, k, n, aRM, bDense)
+				scale := naiveMatmul(m, k, n, absSlice(aRM), absDense(b))
+				for _, cv := range denseViews[T](m, n) {
+					c := cv
+					checkThreads(t, et, fmt.Sprintf("%s/A%d/DenseSpMM", name, vi), c, want, scale, k,
+						func(th int) { DenseSpMM(aView, b.groupRows(), c, th) })
+				}
+			}
+			testSpGEMM(t, et, name, a, b, naiveMatmul(m, k, n, aDense, bDense), naiveMatmul(m, k, n, absDense(a), absDense(b)))
+			if et.nan != nil {
+				testNaNFacingImplicitZeros(t, et, name, rng, a, b)
+			}
+		}
+	}
+}
+
+// checkThreads runs product(threads) into c, prefilled with poison, for
+// several thread counts: the first result must match want and every later
+// one must match it bit for bit, with nothing written outside c's view.
+func checkThreads[T Number](t *testing.T, et elemType[T], name string, c Dense[T], want, scale []T, k int, product func(threads int)) {
+	t.Helper()
+	var first []T
+	for _, threads := range []int{1, 0, 2, 3, 8} {
+		fillAll(c.Data, et.poison)
+		product(threads)
+		got := rowMajor(c)
+		if first == nil {
+			first = got
+			for e := range want {
+				if !closeEnough(got[e], want[e], scale[e], k, et.tol) {
+					t.Fatalf("%s: element %d = %v, want %v", name, e, got[e], want[e])
+				}
+			}
+		} else if !sameBits(got, first) {
+			t.Fatalf("%s: %d threads differ from 1 thread", name, threads)
+		}
+		checkOutside(t, name, c, et.poison)
+	}
+}
+
+// testSpGEMM checks a·b in CSR form from unsorted and canonical operands.
+func testSpGEMM[T Number](t *testing.T, et elemType[T], name string, a, b *COO[T], want, scale []T) {
+	t.Helper()
+	reach := reachable(a, b)
+	operands := [][2]*CSR[T]{{a.groupRows(), b.groupRows()}, {a.ToCSR(), b.ToCSR()}}
+	for oi, ops := range operands {
+		var first *CSR[T]
+		for _, threads := range []int{1, 2, 3, 8} {
+			got := SpGEMM(ops[0], ops[1], threads)
+			label := fmt.Sprintf("%s/SpGEMM operands %d threads %d", name, oi, threads)
+			checkCanonical(t, label, got)
+			if got.Rows != a.Rows || got.Cols != b.Cols {
+				t.Fatalf("%s: shape %d×%d", label, got.Rows, got.Cols)
+			}
+			if first != nil {
+				if !slices.Equal(got.RowPtr, first.RowPtr) || !slices.Equal(got.ColIdx, first.ColIdx) || !sameBits(got.Values, first.Values) {
+					t.Fatalf("%s: differs from 1 thread", label)
+				}
+				continue
+			}
+			first = got
+			co := got.ToCOO()
+			if len(co.RowIdx) != len(reach) {
+				t.Fatalf("%s: %d entries, want the %d reachable positions", label, len(co.RowIdx), len(reach))
+			}
+			for p := range co.RowIdx {
+				if !reach[[2]int64{co.RowIdx[p], co.ColIdx[p]}] {
+					t.Fatalf("%s: entry at unreachable (%d,%d)", label, co.RowIdx[p], co.ColIdx[p])
+				}
+			}
+			dense := denseOfCSR(got)
+			for e := range want {
+				if !closeEnough(dense[e], want[e], scale[e], a.Cols, et.tol) {
+					t.Fatalf("%s: element %d = %v, want %v", label, e, dense[e], want[e])
+				}
+			}
+		}
+		// Both accumulators must agree bit for bit.
+		dense := newDenseAccumulator[T](ops[1].Cols)
+		var sorting sortingAccumulator[T]
+		for i := 0; i < ops[0].Rows; i++ {
+			x := dense.row(ops[0], ops[1], i, spgemmPart[T]{})
+			y := sorting.row(ops[0], ops[1], i, spgemmPart[T]{})
+			if !slices.Equal(x.cols, y.cols) || !sameBits(x.vals, y.vals) {
+				t.Fatalf("%s: accumulators disagree on row %d", name, i)
+			}
+		}
+	}
+}
+
+// reachable returns the positions (i, j) with stored a[i,k] and b[k,j].
+func reachable[T Number](a, b *COO[T]) map[[2]int64]bool {
+	out := map[[2]int64]bool{}
+	for p := range a.RowIdx {
+		for q := range b.RowIdx {
+			if a.ColIdx[p] == b.RowIdx[q] {
+				out[[2]int64{a.RowIdx[p], b.ColIdx[q]}] = true
+			}
+		}
+	}
+	return out
+}
+
+// testNaNFacingImplicitZeros puts NaN in every dense element that meets
+// only implicit zeros of the sparse operand: the products must not see
+// them, so they equal the products with those elements zeroed.
+func testNaNFacingImplicitZeros[T Number](t *testing.T, et elemType[T], name string, rng *rand.Rand, a, b *COO[T]) {
+	m, k, n := a.Rows, a.Cols, b.Cols
+	usedCol := make([]bool, k) // columns of a holding an entry
+	for _, c := range a.ColIdx {
+		usedCol[c] = true
+	}
+	usedRow := make([]bool, k) // rows of b holding an entry
+	for _, r := range b.RowIdx {
+		usedRow[r] = true
+	}
+	bd := make([]T, k*n)
+	clean := make([]T, k*n)
+	for kk := range k {
+		for j := range n {
+			clean[kk*n+j] = et.gen(rng)
+			bd[kk*n+j] = clean[kk*n+j]
+			if !usedCol[kk] {
+				bd[kk*n+j] = *et.nan
+				clean[kk*n+j] = 0
+			}
+		}
+	}
+	c := Dense[T]{Data: make([]T, m*n), RS: n, CS: 1, Rows: m, Cols: n}
+	want := naiveMatmul(m, k, n, denseOfCOO(a), clean)
+	scale := naiveMatmul(m, k, n, absDense(a), absSlice(clean))
+	checkThreads(t, et, name+"/SpMM NaN", c, want, scale, k, func(th int) {
+		SpMM(a.groupRows(), Dense[T]{Data: bd, RS: n, CS: 1, Rows: k, Cols: n}, c, th)
+	})
+
+	ad := make([]T, m*k)
+	clean = make([]T, m*k)
+	for i := range m {
+		for kk := range k {
+			clean[i*k+kk] = et.gen(rng)
+			ad[i*k+kk] = clean[i*k+kk]
+			if !usedRow[kk] {
+				ad[i*k+kk] = *et.nan
+				clean[i*k+kk] = 0
+			}
+		}
+	}
+	want = naiveMatmul(m, k, n, clean, denseOfCOO(b))
+	scale = naiveMatmul(m, k, n, absSlice(clean), absDense(b))
+	checkThreads(t, et, name+"/DenseSpMM NaN", c, want, scale, k, func(th int) {
+		DenseSpMM(Dense[T]{Data: ad, RS: k, CS: 1, Rows: m, Cols: k}, b.groupRows(), c, th)
+	})
+}
+
+func naiveMatmul[T Number](m, k, n int, a, b []T) []T {
+	c := make([]T, m*n)
+	for i := range m {
+		for j := range n {
+			var s T
+			for kk := range k {
+				s += a[i*k+kk] * b[kk*n+j]
+			}
+			c[i*n+j] = s
+		}
+	}
+	return c
+}
+
+// absDense densifies m with every entry replaced by its magnitude, so that
+// products with it bound the magnitudes summed by a product.
+func absDense[T Number](m *COO[T]) []T {
+	v := make([]T, len(m.Values))
+	for p, x := range m.Values {
+		v[p] = abs(x)
+	}
+	return naiveDense(m.Rows, m.Cols, m.RowIdx, m.ColIdx, v)
+}
+
+func absSlice[T Number](s []T) []T {
+	out := make([]T, len(s))
+	for e, x := range s {
+		out[e] = abs(x)
+	}
+	return out
+}
+
+// abs returns |x| for floating and complex types; integers are compared
+// exactly, so it leaves them alone.
+func abs[T Number](x T) T {
+	switch v := any(x).(type) {
+	case float32:
+		return any(float32(math.Abs(float64(v)))).(T)
+	case float64:
+		return any(math.Abs(v)).(T)
+	case complex64:
+		return any(complex64(complex(cmplx.Abs(complex128(v)), 0))).(T)
+	case complex128:
+		return any(complex(cmplx.Abs(v), 0)).(T)
+	}
+	return x
+}
+
+// closeEnough reports got == want for exact types, and otherwise
+// |got-want| ≤ tol·(terms+1)·scale, where scale sums the magnitudes of the
+// products (a bound on the rounding error of any summation order).
+func closeEnough[T Number](got, want, scale T, terms int, tol float64) bool {
+	if tol == 0 {
+		return got == want
+	}
+	g, w, s := toComplex(got), toComplex(want), toComplex(scale)
+	if cmplx.IsNaN(g) || cmplx.IsNaN(w) {
+		return false
+	}
+	return cmplx.Abs(g-w) <= tol*float64(terms+1)*real(s)+1e-300
+}
+
+func toComplex[T Number](x T) complex128 {
+	switch v := any(x).(type) {
+	case float32:
+		return complex(float64(v), 0)
+	case float64:
+		return complex(v, 0)
+	case complex64:
+		return complex128(v)
+	case complex128:
+		return v
+	}
+	panic("toComplex of an integer")
+}
+
+func sameBits[T Number](x, y []T) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	if len(x) == 0 {
+		return true
+	}
+	size := len(x) * int(unsafe.Sizeof(x[0]))
+	return slices.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&x[0])), size), unsafe.Slice((*byte)(unsafe.Pointer(&y[0])), size))
+}
+
+func fillRandom[T Number](rng *rand.Rand, d Dense[T], gen func(*rand.Rand) T) {
+	for i := range d.Rows {
+		for j := range d.Cols {
+			d.Data[d.Off+i*d.RS+j*d.CS] = gen(rng)
+		}
+	}
+}
+
+func rowMajor[T Number](d Dense[T]) []T {
+	out := make([]T, 0, d.Rows*d.Cols)
+	for i := range d.Rows {
+		for j := range d.Cols {
+			out = append(out, d.At(i, j))
+		}
+	}
+	return out
+}
+
+// checkOutside fails unless every element of Data outside d's view still
+// holds sentinel.
+func checkOutside[T Number](t *testing.T, name string, d Dense[T], sentinel T) {
+	t.Helper()
+	inside := make([]bool, len(d.Data))
+	for i := range d.Rows {
+		for j := range d.Cols {
+			inside[d.Off+i*d.RS+j*d.CS] = true
+		}
+	}
+	s := []T{sentinel}
+	for k := range d.Data {
+		if !inside[k] && !sameBits(d.Data[k:k+1], s) {
+			t.Fatalf("%s: wrote outside the result view at %d", name, k)
+		}
+	}
+}

@@ -1,0 +1,168 @@
+package sparse
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// denseAccumulatorMin is the column count up to which SpGEMM always uses a
+// dense accumulator (an array of b.Cols values and markers per thread):
+// beyond it, only when the chunk's work is large enough to pay for it.
+const denseAccumulatorMin = 1 << 16
+
+// SpGEMM returns a·b for an m×k CSR matrix a and a k×n CSR matrix b as a
+// sorted, duplicate-free CSR matrix. Either operand may be unsorted or
+// hold repeated columns. Row i of the result holds exactly the columns
+// reached by a product of stored entries, even where those products
+// cancel to zero; each element is +0 plus its products added in the order
+// of a's row i, then of b's row within it. Work is split over rows of a
+// by their number of products; threads ≤ 1 runs on the calling goroutine.
+// Mismatched inner sizes panic: callers check them.
+func SpGEMM[T Number](a, b *CSR[T], threads int) *CSR[T] {
+	if a.Cols != b.Rows {
+		panic(fmt.Sprintf("sparse: SpGEMM inner sizes differ: %d×%d · %d×%d", a.Rows, a.Cols, b.Rows, b.Cols))
+	}
+	// products[i] counts the multiplications of rows [0, i); it bounds the
+	// entries of those rows and balances the split.
+	products := make([]int64, a.Rows+1)
+	for i := 0; i < a.Rows; i++ {
+		var sum int64
+		for _, k := range a.ColIdx[a.RowPtr[i]:a.RowPtr[i+1]] {
+			sum += b.RowPtr[k+1] - b.RowPtr[k]
+		}
+		products[i+1] = products[i] + sum
+	}
+	bounds := splitRows(a.Rows, threads, func(i int) int64 { return products[i] + int64(i) })
+	parts := make([]spgemmPart[T], len(bounds)-1)
+	rowNnz := make([]int64, a.Rows+1) // rowNnz[i+1] = entries of row i, then prefix-summed
+	runChunks(bounds, func(t, lo, hi int) {
+		parts[t] = spgemmRows(a, b, lo, hi, products[hi]-products[lo], rowNnz[lo+1:hi+1])
+	})
+	for i := 1; i <= a.Rows; i++ {
+		rowNnz[i] += rowNnz[i-1]
+	}
+	out := &CSR[T]{Rows: a.Rows, Cols: b.Cols, RowPtr: rowNnz, Sorted: true}
+	if len(parts) == 1 {
+		out.ColIdx, out.Values = parts[0].cols, parts[0].vals
+		return out
+	}
+	nnz := rowNnz[a.Rows]
+	out.ColIdx, out.Values = make([]int64, nnz), make([]T, nnz)
+	runChunks(bounds, func(t, lo, _ int) {
+		copy(out.ColIdx[rowNnz[lo]:], parts[t].cols)
+		copy(out.Values[rowNnz[lo]:], parts[t].vals)
+	})
+	return out
+}
+
+// spgemmPart is the output of one chunk of rows, concatenated.
+type spgemmPart[T Number] struct {
+	cols []int64
+	vals []T
+}
+
+// spgemmRows computes rows [lo, hi) of a·b, which need work
+// multiplications, storing row lo+r's entry count in counts[r].
+func spgemmRows[T Number](a, b *CSR[T], lo, hi int, work int64, counts []int64) spgemmPart[T] {
+	// The entries number at most work and at most (hi-lo)·b.Cols; start
+	// from a guess in proportion to the inputs and let append grow it, so a
+	// product with heavy cancellation does not reserve its work in memory.
+	guess := min(work, int64(hi-lo)*int64(b.Cols), 4*int64(a.Nnz()+b.Nnz())+1024)
+	part := spgemmPart[T]{cols: make([]int64, 0, guess), vals: make([]T, 0, guess)}
+	if b.Cols <= denseAccumulatorMin || int64(b.Cols) <= 4*work {
+		acc := newDenseAccumulator[T](b.Cols)
+		for i := lo; i < hi; i++ {
+			n := len(part.cols)
+			part = acc.row(a, b, i, part)
+			counts[i-lo] = int64(len(part.cols) - n)
+		}
+		return part
+	}
+	var acc sortingAccumulator[T]
+	for i := lo; i < hi; i++ {
+		n := len(part.cols)
+		part = acc.row(a, b, i, part)
+		counts[i-lo] = int64(len(part.cols) - n)
+	}
+	return part
+}
+
+// denseAccumulator sums one output row at a time in an array indexed by
+// column; mark[j] == stamp flags the columns the current row has reached,
+// so nothing needs clearing between rows.
+type denseAccumulator[T Number] struct {
+	sums  []T
+	mark  []int
+	stamp int
+}
+
+func newDenseAccumulator[T Number](cols int) *denseAccumulator[T] {
+	return &denseAccumulator[T]{sums: make([]T, cols), mark: make([]int, cols)}
+}
+
+// row appends row i of a·b to part, columns ascending.
+func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spgemmPart[T] {
+	acc.stamp++
+	stamp, sums, mark := acc.stamp, acc.sums, acc.mark
+	start := len(part.cols)
+	var zero T
+	for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
+		av, k := a.Values[p], a.ColIdx[p]
+		bLo, bHi := b.RowPtr[k], b.RowPtr[k+1]
+		bVals := b.Values[bLo:bHi]
+		for q, j := range b.ColIdx[bLo:bHi] {
+			prod := av * bVals[q]
+			if mark[j] != stamp {
+				mark[j] = stamp
+				sums[j] = zero + prod // sums start at +0
+				part.cols = append(part.cols, j)
+			} else {
+				sums[j] += prod
+			}
+		}
+	}
+	cols := part.cols[start:]
+	slices.Sort(cols)
+	for _, j := range cols {
+		part.vals = append(part.vals, sums[j])
+	}
+	return part
+}
+
+// sortingAccumulator sums one output row at a time by listing its
+// products and sorting them by column, for results too wide for a dense
+// accumulator. Ties keep product order, so sums match denseAccumulator's
+// bit for bit.
+type sortingAccumulator[T Number] struct {
+	cols  []int64
+	prods []T
+	order []int
+}
+
+// row appends row i of a·b to part, columns ascending.
+func (acc *sortingAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spgemmPart[T] {
+	acc.cols, acc.prods, acc.order = acc.cols[:0], acc.prods[:0], acc.order[:0]
+	for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
+		av, k := a.Values[p], a.ColIdx[p]
+		for q := b.RowPtr[k]; q < b.RowPtr[k+1]; q++ {
+			acc.order = append(acc.order, len(acc.cols))
+			acc.cols = append(acc.cols, b.ColIdx[q])
+			acc.prods = append(acc.prods, av*b.Values[q])
+		}
+	}
+	cols := acc.cols
+	slices.SortFunc(acc.order, func(x, y int) int { return cmp.Or(cmp.Compare(cols[x], cols[y]), cmp.Compare(x, y)) })
+	var zero T
+	start := len(part.cols)
+	for _, x := range acc.order {
+		n := len(part.cols)
+		if n > start && part.cols[n-1] == cols[x] {
+			part.vals[n-1] += acc.prods[x]
+			continue
+		}
+		part.cols = append(part.cols, cols[x])
+		part.vals = append(part.vals, zero+acc.prods[x])
+	}
+	return part
+}

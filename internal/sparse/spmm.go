@@ -1,0 +1,158 @@
+package sparse
+
+import "fmt"
+
+// SpMM sets c = a·b for an m×k CSR matrix a, a k×n dense b and an m×n
+// dense c. Every element of c is written and none is read first, so stale
+// contents (NaN included) never leak; c must not overlap b. Element (i, j)
+// is +0 plus a's stored entries of row i times b's matching elements,
+// added in storage order. Work is split over rows of a with about equal
+// entries per goroutine; threads ≤ 1 runs on the calling goroutine.
+// Mismatched shapes panic: callers check them.
+func SpMM[T Number](a *CSR[T], b, c Dense[T], threads int) {
+	if a.Cols != b.Rows {
+		panic(fmt.Sprintf("sparse: SpMM inner sizes differ: %d×%d · %d×%d", a.Rows, a.Cols, b.Rows, b.Cols))
+	}
+	b.mustFit("SpMM operand")
+	c.mustShape("SpMM result", a.Rows, b.Cols)
+	n := int64(b.Cols)
+	// A row costs n to clear plus n per entry.
+	bounds := splitRows(a.Rows, threads, func(i int) int64 { return (a.RowPtr[i] + int64(i)) * n })
+	runChunks(bounds, func(_, lo, hi int) { spmmRows(a, b, c, lo, hi) })
+}
+
+// SpMMCOO sets c = a·b for an m×k COO matrix a, with the contract of
+// SpMM; duplicates and any entry order are allowed. It groups the entries
+// by row first (a counting sort, stable, so each row keeps its storage
+// order and the sums are those of a direct pass over a): that costs much
+// less than the product, and makes the rows independent so they can be
+// split over threads.
+func SpMMCOO[T Number](a *COO[T], b, c Dense[T], threads int) {
+	SpMM(a.groupRows(), b, c, threads)
+}
+
+// spmmRows computes rows [lo, hi) of c = a·b.
+func spmmRows[T Number](a *CSR[T], b, c Dense[T], lo, hi int) {
+	var acc []T
+	if c.CS != 1 {
+		acc = make([]T, c.Cols)
+	}
+	for i := lo; i < hi; i++ {
+		out := acc
+		if c.CS == 1 {
+			out = c.row(i)
+		}
+		clear(out)
+		cols, vals := a.ColIdx[a.RowPtr[i]:a.RowPtr[i+1]], a.Values[a.RowPtr[i]:a.RowPtr[i+1]]
+		if b.CS == 1 {
+			addRowsContiguous(out, cols, vals, b)
+		} else {
+			for p, k := range cols {
+				axpyStrided(out, vals[p], b.Data, b.Off+int(k)*b.RS, b.CS)
+			}
+		}
+		if c.CS != 1 {
+			for j, v := range out {
+				c.Data[c.Off+i*c.RS+j*c.CS] = v
+			}
+		}
+	}
+}
+
+// addRowsContiguous adds vals[p]·(row cols[p] of b) to out for every p in
+// order; b's rows must be contiguous. Four rows go through each pass over
+// out so that out's elements are loaded and stored a quarter as often;
+// each element still receives its products one at a time in order, so the
+// rounding is that of four separate passes.
+func addRowsContiguous[T Number](out []T, cols []int64, vals []T, b Dense[T]) {
+	p := 0
+	for ; p+4 <= len(cols); p += 4 {
+		axpy4(out, vals[p], vals[p+1], vals[p+2], vals[p+3],
+			b.row(int(cols[p])), b.row(int(cols[p+1])), b.row(int(cols[p+2])), b.row(int(cols[p+3])))
+	}
+	for ; p < len(cols); p++ {
+		axpy(out, vals[p], b.row(int(cols[p])))
+	}
+}
+
+// axpy computes y[j] += a*x[j] for j in [0, len(y)).
+func axpy[T Number](y []T, a T, x []T) {
+	x = x[:len(y)]
+	for j := range y {
+		y[j] += a * x[j]
+	}
+}
+
+// axpy4 computes y[j] = (((y[j] + a0*x0[j]) + a1*x1[j]) + a2*x2[j]) + a3*x3[j]
+// for j in [0, len(y)).
+func axpy4[T Number](y []T, a0, a1, a2, a3 T, x0, x1, x2, x3 []T) {
+	x0, x1, x2, x3 = x0[:len(y)], x1[:len(y)], x2[:len(y)], x3[:len(y)]
+	for j := range y {
+		t := y[j]
+		t += a0 * x0[j]
+		t += a1 * x1[j]
+		t += a2 * x2[j]
+		t += a3 * x3[j]
+		y[j] = t
+	}
+}
+
+// axpyStrided computes y[j] += a*x[off+j*stride] for j in [0, len(y)).
+func axpyStrided[T Number](y []T, a T, x []T, off, stride int) {
+	for j := range y {
+		y[j] += a * x[off+j*stride]
+	}
+}
+
+// DenseSpMM sets c = a·b for an m×k dense a, a k×n CSR matrix b and an
+// m×n dense c, with the contract of SpMM: c is written without being read
+// and must not overlap a, and an element of a meets only b's stored
+// entries. Element (i, j) adds a[i,k]·b[k,j] for ascending k and, within
+// row k of b, in storage order. Work is split over rows of a.
+func DenseSpMM[T Number](a Dense[T], b *CSR[T], c Dense[T], threads int) {
+	if a.Cols != b.Rows {
+		panic(fmt.Sprintf("sparse: DenseSpMM inner sizes differ: %d×%d · %d×%d", a.Rows, a.Cols, b.Rows, b.Cols))
+	}
+	a.mustFit("DenseSpMM operand")
+	c.mustShape("DenseSpMM result", a.Rows, b.Cols)
+	// Every row of a meets all of b.
+	perRow := int64(b.Nnz()) + int64(b.Rows) + int64(b.Cols)
+	bounds := splitRows(a.Rows, threads, func(i int) int64 { return int64(i) * perRow })
+	runChunks(bounds, func(_, lo, hi int) { denseSpmmRows(a, b, c, lo, hi) })
+}
+
+// denseSpmmRows computes rows [lo, hi) of c = a·b: each row of c gathers
+// the rows of b scaled by the matching element of a's row.
+func denseSpmmRows[T Number](a Dense[T], b *CSR[T], c Dense[T], lo, hi int) {
+	var acc []T
+	if c.CS != 1 {
+		acc = make([]T, c.Cols)
+	}
+	for i := lo; i < hi; i++ {
+		out := acc
+		if c.CS == 1 {
+			out = c.row(i)
+		}
+		clear(out)
+		for k := 0; k < b.Rows; k++ {
+			start, end := b.RowPtr[k], b.RowPtr[k+1]
+			if start == end {
+				continue // a[i,k] faces only implicit zeros
+			}
+			scatterAdd(out, a.At(i, k), b.ColIdx[start:end], b.Values[start:end])
+		}
+		if c.CS != 1 {
+			for j, v := range out {
+				c.Data[c.Off+i*c.RS+j*c.CS] = v
+			}
+		}
+	}
+}
+
+// scatterAdd computes y[cols[p]] += a*vals[p] for every p in order.
+func scatterAdd[T Number](y []T, a T, cols []int64, vals []T) {
+	vals = vals[:len(cols)]
+	for p, j := range cols {
+		y[j] += a * vals[p]
+	}
+}
