@@ -1,13 +1,16 @@
 package tensor
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/cmplx"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -706,4 +709,242 @@ func TestMulIntoAllocatesNothing(t *testing.T) {
 			t.Errorf("MulInto allocates %v times per call", n)
 		}
 	}
+}
+
+// ---- NumPy golden values (testdata/gen_mul_prod.py) ----
+
+// mpGoldenArray is an array as the generator writes it.
+type mpGoldenArray struct {
+	DType string            `json:"dtype"`
+	Shape []int             `json:"shape"`
+	Data  []json.RawMessage `json:"data"`
+}
+
+// mpGoldenCase is one multiply or prod case with NumPy's result.
+type mpGoldenCase struct {
+	Op       string          `json:"op"`
+	A        *mpGoldenArray  `json:"a"`
+	B        *mpGoldenArray  `json:"b"`
+	X        *mpGoldenArray  `json:"x"`
+	AView    json.RawMessage `json:"a_view"`
+	BView    json.RawMessage `json:"b_view"`
+	XView    json.RawMessage `json:"x_view"`
+	Axis     json.RawMessage `json:"axis"`
+	KeepDims bool            `json:"keepdims"`
+	Out      *mpGoldenArray  `json:"out"`
+}
+
+// tensor decodes a golden array into a contiguous tensor.
+func (g *mpGoldenArray) tensor(t *testing.T) *Tensor {
+	t.Helper()
+	dt, err := dtype.Parse(g.DType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := empty(dt, g.Shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, raw := range g.Data {
+		p := unsafe.Add(x.storage, i*dt.Size())
+		if dt.IsComplex() {
+			var parts [2]json.RawMessage
+			if err := json.Unmarshal(raw, &parts); err != nil {
+				t.Fatal(err)
+			}
+			z := complex(mpGoldenFloat(t, parts[0]), mpGoldenFloat(t, parts[1]))
+			cast.Run(p, dt, 0, unsafe.Pointer(&z), Complex128, 0, 1)
+			continue
+		}
+		switch s := string(raw); {
+		case s == "true" || s == "false":
+			*(*bool)(p) = s == "true"
+		case dt.IsFloat():
+			f := mpGoldenFloat(t, raw)
+			cast.Run(p, dt, 0, unsafe.Pointer(&f), Float64, 0, 1)
+		case strings.HasPrefix(s, "-"):
+			v, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cast.Run(p, dt, 0, unsafe.Pointer(&v), Int64, 0, 1)
+		default:
+			v, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cast.Run(p, dt, 0, unsafe.Pointer(&v), Uint64, 0, 1)
+		}
+	}
+	return x
+}
+
+func mpGoldenFloat(t *testing.T, raw json.RawMessage) float64 {
+	switch string(raw) {
+	case `"nan"`:
+		return math.NaN()
+	case `"inf"`:
+		return math.Inf(1)
+	case `"-inf"`:
+		return math.Inf(-1)
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// mpGoldenView applies the generator's view: ["T"] transposes, ["step",
+// [s0, s1, ...]] takes every s-th element (from the end when negative).
+func mpGoldenView(t *testing.T, x *Tensor, raw json.RawMessage) *Tensor {
+	t.Helper()
+	var spec []json.RawMessage
+	if err := json.Unmarshal(raw, &spec); err != nil || len(spec) == 0 {
+		return x
+	}
+	v := &Tensor{dtype: x.dtype, shape: slices.Clone(x.shape), strides: slices.Clone(x.strides), offset: x.offset, storage: x.storage, n: x.n}
+	if string(spec[0]) == `"T"` {
+		slices.Reverse(v.shape)
+		slices.Reverse(v.strides)
+		return v
+	}
+	var steps []int
+	if err := json.Unmarshal(spec[1], &steps); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range steps {
+		d := v.shape[i]
+		if s < 0 && d > 0 {
+			v.offset += (d - 1) * v.strides[i]
+		}
+		v.shape[i] = (d + abs(s) - 1) / abs(s)
+		v.strides[i] *= s
+	}
+	return v
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestMulProdGolden(t *testing.T) {
+	raw, err := os.ReadFile("testdata/mul_prod_golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct{ Cases []mpGoldenCase }
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	if len(file.Cases) < 200 {
+		t.Fatalf("only %d golden cases", len(file.Cases))
+	}
+	mpWithFastPaths(t, func(t *testing.T) {
+		for i, c := range file.Cases {
+			want := c.Out.tensor(t)
+			var got *Tensor
+			var err error
+			var reduced int
+			switch c.Op {
+			case "mul":
+				got, err = Mul(mpGoldenView(t, c.A.tensor(t), c.AView), mpGoldenView(t, c.B.tensor(t), c.BView))
+			case "prod":
+				x := mpGoldenView(t, c.X.tensor(t), c.XView)
+				reduced = x.Size()
+				var opts []ReduceOption
+				var axes []int
+				var one int
+				switch {
+				case string(c.Axis) == "null":
+				case json.Unmarshal(c.Axis, &one) == nil:
+					opts = append(opts, Axis(one))
+				case json.Unmarshal(c.Axis, &axes) == nil:
+					opts = append(opts, Axis(axes...))
+				}
+				got, err = Prod(x, append(opts, KeepDims(c.KeepDims))...)
+			}
+			if err != nil {
+				t.Fatalf("case %d (%s): %v", i, c.Op, err)
+			}
+			if got.dtype != want.dtype || !slices.Equal(got.shape, want.shape) {
+				t.Fatalf("case %d (%s): %v %v, NumPy %v %v", i, c.Op, got.dtype, got.shape, want.dtype, want.shape)
+			}
+			bad := 0
+			mpForEachIndex(want.shape, func(index []int) {
+				g, w := mpLoad(got, index), mpLoad(want, index)
+				ok := mpSame(want.dtype, g, w)
+				// NumPy multiplies prods in another order, and fuses complex128's
+				// ac−bd into a multiply-add: those agree to a tolerance only.
+				if !ok && (c.Op == "prod" && (want.dtype.IsFloat() || want.dtype.IsComplex()) || want.dtype == Complex128) {
+					gc, wc := mpConvert(Complex128, want.dtype, g), mpConvert(Complex128, want.dtype, w)
+					gz, wz := *(*complex128)(unsafe.Pointer(&gc)), *(*complex128)(unsafe.Pointer(&wc))
+					// A complex NaN is one with either part NaN; NumPy's prod
+					// over no axes multiplies by 1 and spreads it to both parts.
+					ok = mpClose(gz, wz, mpProdTolerance(want.dtype, reduced)) || cmplx.IsNaN(gz) && cmplx.IsNaN(wz)
+				}
+				if !ok && bad < 3 {
+					bad++
+					t.Errorf("case %d (%s %v): at %v got %s, NumPy %s", i, c.Op, want.dtype, index, mpShow(want.dtype, g), mpShow(want.dtype, w))
+				}
+			})
+		}
+	})
+}
+
+// FuzzMul decodes the fuzz bytes into two operand shapes that broadcast (or
+// not), their dtypes and their views (permuted, stepped, reversed,
+// broadcast strides), and checks Mul against the naive reference. It must
+// never panic; shapes that do not broadcast and dtypes that do not
+// promote must give errors of the right class.
+func FuzzMul(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{255, 17, 3, 3, 1, 4, 0, 2, 11, 12, 200, 7, 3})
+	f.Add([]byte{2, 4, 4, 4, 4, 4, 4, 12, 9, 1, 1, 1, 1, 0, 5})
+	f.Add([]byte{3, 1, 0, 2, 3, 1, 4, 6, 14, 2, 99})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		next := func() int {
+			if len(data) == 0 {
+				return 0
+			}
+			b := data[0]
+			data = data[1:]
+			return int(b)
+		}
+		operandShape := func() []int {
+			s := make([]int, next()%5)
+			for i := range s {
+				s[i] = next() % 5
+			}
+			return s
+		}
+		as, bs := operandShape(), operandShape()
+		da, db := dtype.All[next()%len(dtype.All)], dtype.All[next()%len(dtype.All)]
+		rng := rand.New(rand.NewPCG(uint64(next()), uint64(next())))
+		a, b := mpRandomView(rng, da, as, 0.3), mpRandomView(rng, db, bs, 0.3)
+		got, err := Mul(a, b)
+		outShape, serr := shape.Broadcast(as, bs)
+		c, perr := dtype.Promote(da, db)
+		switch {
+		case perr != nil:
+			if !errors.Is(err, ErrDType) {
+				t.Fatalf("%v × %v: %v, want ErrDType", da, db, err)
+			}
+		case serr != nil:
+			if !errors.Is(err, ErrShape) {
+				t.Fatalf("%v × %v: %v, want ErrShape", as, bs, err)
+			}
+		case err != nil:
+			t.Fatalf("Mul(%v %v, %v %v): %v", da, as, db, bs, err)
+		default:
+			if got.dtype != c || !slices.Equal(got.shape, outShape) {
+				t.Fatalf("Mul(%v %v, %v %v) is %v %v", da, as, db, bs, got.dtype, got.shape)
+			}
+			mpCheckMul(t, got, a, b, c)
+		}
+	})
 }

@@ -179,8 +179,10 @@ func mpClose(got, want complex128, tol float64) bool {
 		}
 		return math.Abs(g-w) <= tol*math.Abs(w)
 	}
-	if cmplx.IsNaN(want) || cmplx.IsNaN(got) {
-		return part(real(got), real(want)) && part(imag(got), imag(want))
+	finite := func(z complex128) bool { return !cmplx.IsNaN(z) && !cmplx.IsInf(z) }
+	if finite(got) && finite(want) && want != 0 {
+		// Relative to the modulus: a complex product's parts may cancel.
+		return cmplx.Abs(got-want) <= tol*cmplx.Abs(want)
 	}
 	return part(real(got), real(want)) && part(imag(got), imag(want))
 }
