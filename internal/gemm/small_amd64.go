@@ -9,7 +9,9 @@ import (
 )
 
 // The AVX-512 small kernels (small_amd64.s): mask has the low n bits set;
-// strides are in elements; offsets index aoffs[0:batch] etc.
+// strides are in bytes, offsets (aoffs[0:batch] etc.) in elements. The Y
+// variants work on ymm registers, for rows of at most 8 float32s or 4
+// float64s.
 
 //go:noescape
 func smallF32AVX512(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
@@ -17,9 +19,16 @@ func smallF32AVX512(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int,
 //go:noescape
 func smallF64AVX512(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
 
+//go:noescape
+func smallF32AVX512Y(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
+
+//go:noescape
+func smallF64AVX512Y(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
+
 // smallAsm adapts an assembly small kernel to smallKernel. The slices'
 // first elements serve as base pointers (offsets are relative to them).
-func smallAsm[T float32 | float64](f func(batch, m, k, mask int, a *T, ars, acs int, aoffs *int, b *T, brs int, boffs *int, c *T, crs int, coffs *int)) smallKernel[T] {
+func smallAsm[T float32 | float64](wide, narrow func(batch, m, k, mask int, a *T, ars, acs int, aoffs *int, b *T, brs int, boffs *int, c *T, crs int, coffs *int)) smallKernel[T] {
+	size := int(unsafe.Sizeof(T(0)))
 	return func(m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int) {
 		if len(aOffs) == 0 {
 			return
@@ -30,16 +39,20 @@ func smallAsm[T float32 | float64](f func(batch, m, k, mask int, a *T, ars, acs 
 			return
 		}
 		base := func(x Matrix[T]) *T {
-			return (*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(x.Data)), x.Off*int(unsafe.Sizeof(*new(T)))))
+			return (*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(x.Data)), x.Off*size))
 		}
-		f(len(aOffs), m, k, 1<<n-1, base(a), a.RS, a.CS, &aOffs[0], base(b), b.RS, &bOffs[0], base(c), c.RS, &cOffs[0])
+		f := wide
+		if n*size <= 32 {
+			f = narrow
+		}
+		f(len(aOffs), m, k, 1<<n-1, base(a), a.RS*size, a.CS*size, &aOffs[0], base(b), b.RS*size, &bOffs[0], base(c), c.RS*size, &cOffs[0])
 	}
 }
 
 func init() {
 	if cpufeat.AVX512 {
-		smallF32, smallWidthF32 = smallAsm(smallF32AVX512), 16
-		smallF64, smallWidthF64 = smallAsm(smallF64AVX512), 8
+		smallF32, smallWidthF32 = smallAsm(smallF32AVX512, smallF32AVX512Y), 16
+		smallF64, smallWidthF64 = smallAsm(smallF64AVX512, smallF64AVX512Y), 8
 	}
 }
 

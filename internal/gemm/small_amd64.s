@@ -2,121 +2,204 @@
 
 #include "textflag.h"
 
-// Direct kernels for batches of tiny products whose C rows fit one zmm
-// vector (n ≤ 16 float32s or 8 float64s). Nothing is packed: each row of B
+// Direct kernels for batches of tiny products whose C rows fit one vector
+// register (n ≤ 16 float32s or 8 float64s). Nothing is packed: each row of B
 // is one masked load (lanes past n read as 0 and never fault), A elements
-// are broadcast straight from their strided places, and rows of C are
-// stored through the same mask. Four rows of C are computed together so four
-// independent FMA chains are in flight.
+// are broadcast from their strided places inside the FMA, and rows of C are
+// stored through the same mask. Eight (then four, then one) rows of C are
+// computed together so that many independent FMA chains are in flight.
+// Narrow rows use ymm registers so that short rows of B and C do not split
+// across cache lines.
 //
-// Registers: R13 batch index; SI, DI, DX the current A row, B, C row; BX
-// rows left; CX the K counter (then C's row stride); R8 A's row stride,
-// R12 three of them, R9 A's column stride, AX B's row stride (bytes); R10,
-// R11 walk A and B along K; K1 the column mask.
+// Strides are in bytes, offsets in elements. Registers: SI, DI, DX the
+// matrix's A row, B, C row; BX rows left; CX the K counter; R8 A's row
+// stride, R12 three of them, R9 A's column stride, AX B's row stride; R10,
+// R13 walk rows 0-3 and 4-7 of A along K, R11 walks B; K1 the column mask;
+// the batch index lives in a stack slot. V0..V7 accumulate, V8 is a row of
+// B (V is Z or Y, chosen before each instantiation).
 
-#define SMALL(BCAST, MOVV, FMA, shift) \
+#define SMALL(MOVV, FMA, shift) \
 	MOVQ   mask+24(FP), AX; \
 	KMOVW  AX, K1; \
 	MOVQ   ars+40(FP), R8; \
-	SHLQ   $shift, R8; \
 	LEAQ   (R8)(R8*2), R12; \
 	MOVQ   acs+48(FP), R9; \
-	SHLQ   $shift, R9; \
-	XORQ   R13, R13; \
+	MOVQ   brs+72(FP), AX; \
+	MOVQ   $0, idx-8(SP); \
 matrix: \
-	CMPQ   R13, batch+0(FP); \
+	MOVQ   idx-8(SP), CX; \
+	CMPQ   CX, batch+0(FP); \
 	JGE    end; \
 	MOVQ   aoffs+56(FP), SI; \
-	MOVQ   (SI)(R13*8), SI; \
+	MOVQ   (SI)(CX*8), SI; \
 	SHLQ   $shift, SI; \
 	ADDQ   a+32(FP), SI; \
 	MOVQ   boffs+80(FP), DI; \
-	MOVQ   (DI)(R13*8), DI; \
+	MOVQ   (DI)(CX*8), DI; \
 	SHLQ   $shift, DI; \
 	ADDQ   b+64(FP), DI; \
 	MOVQ   coffs+104(FP), DX; \
-	MOVQ   (DX)(R13*8), DX; \
+	MOVQ   (DX)(CX*8), DX; \
 	SHLQ   $shift, DX; \
 	ADDQ   c+88(FP), DX; \
-	MOVQ   brs+72(FP), AX; \
-	SHLQ   $shift, AX; \
 	MOVQ   m+8(FP), BX; \
+rows8: \
+	CMPQ   BX, $8; \
+	JLT    rows4; \
+	VPXORD V0, V0, V0; \
+	VPXORD V1, V1, V1; \
+	VPXORD V2, V2, V2; \
+	VPXORD V3, V3, V3; \
+	VPXORD V4, V4, V4; \
+	VPXORD V5, V5, V5; \
+	VPXORD V6, V6, V6; \
+	VPXORD V7, V7, V7; \
+	MOVQ   SI, R10; \
+	LEAQ   (SI)(R8*4), R13; \
+	MOVQ   DI, R11; \
+	MOVQ   k+16(FP), CX; \
+	TESTQ  CX, CX; \
+	JZ     store8; \
+k8: \
+	MOVV.Z (R11), K1, V8; \
+	FMA.BCST (R10), V8, V0; \
+	FMA.BCST (R10)(R8*1), V8, V1; \
+	FMA.BCST (R10)(R8*2), V8, V2; \
+	FMA.BCST (R10)(R12*1), V8, V3; \
+	FMA.BCST (R13), V8, V4; \
+	FMA.BCST (R13)(R8*1), V8, V5; \
+	FMA.BCST (R13)(R8*2), V8, V6; \
+	FMA.BCST (R13)(R12*1), V8, V7; \
+	ADDQ   R9, R10; \
+	ADDQ   R9, R13; \
+	ADDQ   AX, R11; \
+	DECQ   CX; \
+	JNZ    k8; \
+store8: \
+	MOVQ   crs+96(FP), CX; \
+	MOVV   V0, K1, (DX); \
+	ADDQ   CX, DX; \
+	MOVV   V1, K1, (DX); \
+	ADDQ   CX, DX; \
+	MOVV   V2, K1, (DX); \
+	ADDQ   CX, DX; \
+	MOVV   V3, K1, (DX); \
+	ADDQ   CX, DX; \
+	MOVV   V4, K1, (DX); \
+	ADDQ   CX, DX; \
+	MOVV   V5, K1, (DX); \
+	ADDQ   CX, DX; \
+	MOVV   V6, K1, (DX); \
+	ADDQ   CX, DX; \
+	MOVV   V7, K1, (DX); \
+	ADDQ   CX, DX; \
+	LEAQ   (SI)(R8*8), SI; \
+	SUBQ   $8, BX; \
+	JMP    rows8; \
 rows4: \
 	CMPQ   BX, $4; \
 	JLT    rows1; \
-	VPXORD Z0, Z0, Z0; \
-	VPXORD Z1, Z1, Z1; \
-	VPXORD Z2, Z2, Z2; \
-	VPXORD Z3, Z3, Z3; \
+	VPXORD V0, V0, V0; \
+	VPXORD V1, V1, V1; \
+	VPXORD V2, V2, V2; \
+	VPXORD V3, V3, V3; \
 	MOVQ   SI, R10; \
 	MOVQ   DI, R11; \
 	MOVQ   k+16(FP), CX; \
 	TESTQ  CX, CX; \
 	JZ     store4; \
 k4: \
-	MOVV.Z (R11), K1, Z8; \
-	BCAST  (R10), Z4; \
-	BCAST  (R10)(R8*1), Z5; \
-	BCAST  (R10)(R8*2), Z6; \
-	BCAST  (R10)(R12*1), Z7; \
-	FMA    Z8, Z4, Z0; \
-	FMA    Z8, Z5, Z1; \
-	FMA    Z8, Z6, Z2; \
-	FMA    Z8, Z7, Z3; \
+	MOVV.Z (R11), K1, V8; \
+	FMA.BCST (R10), V8, V0; \
+	FMA.BCST (R10)(R8*1), V8, V1; \
+	FMA.BCST (R10)(R8*2), V8, V2; \
+	FMA.BCST (R10)(R12*1), V8, V3; \
 	ADDQ   R9, R10; \
 	ADDQ   AX, R11; \
 	DECQ   CX; \
 	JNZ    k4; \
 store4: \
 	MOVQ   crs+96(FP), CX; \
-	SHLQ   $shift, CX; \
-	MOVV   Z0, K1, (DX); \
+	MOVV   V0, K1, (DX); \
 	ADDQ   CX, DX; \
-	MOVV   Z1, K1, (DX); \
+	MOVV   V1, K1, (DX); \
 	ADDQ   CX, DX; \
-	MOVV   Z2, K1, (DX); \
+	MOVV   V2, K1, (DX); \
 	ADDQ   CX, DX; \
-	MOVV   Z3, K1, (DX); \
+	MOVV   V3, K1, (DX); \
 	ADDQ   CX, DX; \
 	LEAQ   (SI)(R8*4), SI; \
 	SUBQ   $4, BX; \
-	JMP    rows4; \
 rows1: \
 	TESTQ  BX, BX; \
 	JZ     next; \
-	VPXORD Z0, Z0, Z0; \
+	VPXORD V0, V0, V0; \
 	MOVQ   SI, R10; \
 	MOVQ   DI, R11; \
 	MOVQ   k+16(FP), CX; \
 	TESTQ  CX, CX; \
 	JZ     store1; \
 k1: \
-	MOVV.Z (R11), K1, Z8; \
-	BCAST  (R10), Z4; \
-	FMA    Z8, Z4, Z0; \
+	MOVV.Z (R11), K1, V8; \
+	FMA.BCST (R10), V8, V0; \
 	ADDQ   R9, R10; \
 	ADDQ   AX, R11; \
 	DECQ   CX; \
 	JNZ    k1; \
 store1: \
-	MOVV   Z0, K1, (DX); \
-	MOVQ   crs+96(FP), CX; \
-	SHLQ   $shift, CX; \
-	ADDQ   CX, DX; \
+	MOVV   V0, K1, (DX); \
+	ADDQ   crs+96(FP), DX; \
 	ADDQ   R8, SI; \
 	DECQ   BX; \
 	JMP    rows1; \
 next: \
-	INCQ   R13; \
+	INCQ   idx-8(SP); \
 	JMP    matrix; \
 end: \
 	VZEROUPPER; \
 	RET
 
+#define V0 Z0
+#define V1 Z1
+#define V2 Z2
+#define V3 Z3
+#define V4 Z4
+#define V5 Z5
+#define V6 Z6
+#define V7 Z7
+#define V8 Z8
+
 // func smallF32AVX512(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
-TEXT ·smallF32AVX512(SB), NOSPLIT, $0-112
-	SMALL(VBROADCASTSS, VMOVUPS, VFMADD231PS, 2)
+TEXT ·smallF32AVX512(SB), NOSPLIT, $8-112
+	SMALL(VMOVUPS, VFMADD231PS, 2)
 
 // func smallF64AVX512(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
-TEXT ·smallF64AVX512(SB), NOSPLIT, $0-112
-	SMALL(VBROADCASTSD, VMOVUPD, VFMADD231PD, 3)
+TEXT ·smallF64AVX512(SB), NOSPLIT, $8-112
+	SMALL(VMOVUPD, VFMADD231PD, 3)
+
+#undef V0
+#undef V1
+#undef V2
+#undef V3
+#undef V4
+#undef V5
+#undef V6
+#undef V7
+#undef V8
+#define V0 Y0
+#define V1 Y1
+#define V2 Y2
+#define V3 Y3
+#define V4 Y4
+#define V5 Y5
+#define V6 Y6
+#define V7 Y7
+#define V8 Y8
+
+// func smallF32AVX512Y(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
+TEXT ·smallF32AVX512Y(SB), NOSPLIT, $8-112
+	SMALL(VMOVUPS, VFMADD231PS, 2)
+
+// func smallF64AVX512Y(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
+TEXT ·smallF64AVX512Y(SB), NOSPLIT, $8-112
+	SMALL(VMOVUPD, VFMADD231PD, 3)
