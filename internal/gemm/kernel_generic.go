@@ -2,6 +2,25 @@ package gemm
 
 import "unsafe"
 
+// Dispatch: the kernel each element type uses. The defaults below are the Go
+// twins; kernel_amd64.go replaces them with assembly according to cpufeat.
+// Tests flip these to compare implementations.
+var (
+	kernelF32 = goKernelF32
+	kernelF64 = goKernelF64
+	kernelI32 = goKernelI32
+	kernelI64 = goKernelI64
+)
+
+// The pure-Go kernels. Their blocking follows the same cache reasoning as the
+// assembly ones; the tile is smaller because Go keeps few values in registers.
+var (
+	goKernelF32 = newKernel("go-f32-4x16", 4, 16, 256, 128, 512, microGo[float32](4, 16))
+	goKernelF64 = newKernel("go-f64-4x8", 4, 8, 256, 128, 512, microGo[float64](4, 8))
+	goKernelI32 = newKernel("go-i32-4x16", 4, 16, 256, 128, 512, microGo[int32](4, 16))
+	goKernelI64 = newKernel("go-i64-4x8", 4, 8, 256, 128, 512, microGo[int64](4, 8))
+)
+
 // maxTile bounds mr*nr for every kernel so the Go twin can keep its
 // accumulators in a fixed-size array.
 const maxTile = 12 * 32
