@@ -1,5 +1,10 @@
 //go:build tune
 
+// Tuning benchmarks, built only with -tags tune: block sizes of the AVX-512
+// kernels, and whether batches of tiny products are bound by compute (a
+// batch that fits L2) or by memory (16384 of them). Run with
+//
+//	go test -tags tune -run XXX -bench Tune
 package gemm
 
 import (
@@ -31,4 +36,38 @@ func BenchmarkTuneF32(b *testing.B) {
 			benchMul[float32](b, 2048, 2048, 2048, 1)
 		})
 	}
+}
+
+func BenchmarkTuneSmall(b *testing.B) {
+	b.Run("8x8x8", func(b *testing.B) { benchBatch(b, 16384, 8, 8, 8, false) })
+	b.Run("8x16x8", func(b *testing.B) { benchBatch(b, 16384, 8, 16, 8, false) })
+	b.Run("8x8x8-t1", func(b *testing.B) { benchBatchT(b, 16384, 8, 8, 8, 1) })
+}
+
+func benchBatchT(b *testing.B, batch, m, n, k, th int) {
+	a := Matrix[float32]{ones[float32](batch * m * k), 0, k, 1}
+	bb := Matrix[float32]{ones[float32](batch * k * n), 0, n, 1}
+	c := Matrix[float32]{make([]float32, batch*m*n), 0, n, 1}
+	aOffs, bOffs, cOffs := make([]int, batch), make([]int, batch), make([]int, batch)
+	for i := range batch {
+		aOffs[i], cOffs[i], bOffs[i] = i*m*k, i*m*n, i*k*n
+	}
+	for b.Loop() {
+		MulBatch(batch, m, n, k, a, bb, c, aOffs, bOffs, cOffs, Options{Threads: th})
+	}
+	b.ReportMetric(2*float64(batch*m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+func BenchmarkTuneSmallHot(b *testing.B) {
+	b.Run("1024x8x8x8-t1", func(b *testing.B) { benchBatchT(b, 1024, 8, 8, 8, 1) })
+	b.Run("16384x8x8x8-t1", func(b *testing.B) { benchBatchT(b, 16384, 8, 8, 8, 1) })
+}
+
+func BenchmarkTuneCopy(b *testing.B) {
+	src := make([]float32, 16384*64*3)
+	dst := make([]float32, 16384*64*3)
+	for b.Loop() {
+		copy(dst, src)
+	}
+	b.ReportMetric(float64(len(src)*8)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 }
