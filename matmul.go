@@ -175,9 +175,9 @@ func (p *matmulPlan) run(out *Tensor) error {
 	case dtype.Float64:
 		mulBatches(p, a, b, out, fastKernel[float64](false))
 	case dtype.Complex64:
-		mulBatches(p, a, b, out, plainKernel[complex64](false))
+		mulBatches(p, a, b, out, complexKernel[complex64]())
 	case dtype.Complex128:
-		mulBatches(p, a, b, out, plainKernel[complex128](false))
+		mulBatches(p, a, b, out, complexKernel[complex128]())
 	default:
 		return opErr("matmul", ErrDType, "unsupported dtype %v", p.dtype)
 	}
@@ -483,6 +483,26 @@ func fastKernel[T gemm.Elem](tf32 bool) kernel[T] {
 			return
 		}
 		gemm.MulBatch(len(l.aOffs), l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, opt)
+	}
+}
+
+// complexKernel returns the kernel for complex64 or complex128: the fast
+// GEMM's four real products over the interleaved parts, or the plain
+// kernel's complex arithmetic when useFastMatmul is off. The two group the
+// sums differently (per real product rather than per complex term), which
+// changes only rounding.
+func complexKernel[T complex64 | complex128]() kernel[T] {
+	if !useFastMatmul {
+		return plainKernel[T](false)
+	}
+	return func(l batchLayout, a, b, c blocked.Matrix[T]) {
+		x, y, z := gemm.Matrix[T](a), gemm.Matrix[T](b), gemm.Matrix[T](c)
+		if len(l.aOffs) == 1 {
+			x.Off, y.Off, z.Off = x.Off+l.aOffs[0], y.Off+l.bOffs[0], z.Off+l.cOffs[0]
+			gemm.MulComplex(l.m, l.n, l.k, x, y, z, gemm.Options{})
+			return
+		}
+		gemm.MulComplexBatch(len(l.aOffs), l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, gemm.Options{})
 	}
 }
 
