@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -397,4 +398,31 @@ func sameNPYElements(t *testing.T, x, y *Tensor) bool {
 	}
 	size := x.DType().Size()
 	return bytes.Equal(storageBytes(cx)[cx.offset*size:(cx.offset+cx.Size())*size], storageBytes(cy)[cy.offset*size:(cy.offset+cy.Size())*size])
+}
+
+// A transposed tensor is saved in Fortran order without reordering, and
+// loads back as a column-major view.
+func ExampleSaveNPY() {
+	dir, err := os.MkdirTemp("", "npy-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "x.npy")
+
+	x := Must(FromSlice([]int32{1, 2, 3, 4, 5, 6}, 2, 3))
+	if err := SaveNPY(path, x.Transpose()); err != nil {
+		panic(err)
+	}
+	y, err := LoadNPY(path)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(y)
+	fmt.Println(y.Shape(), y.Strides())
+	// Output:
+	// Tensor([[1 4]
+	//  [2 5]
+	//  [3 6]], dtype=int32, device=xpux:0)
+	// [3 2] [1 3]
 }
