@@ -16,11 +16,12 @@ const (
 	stepped          // every other row and column of a bigger array
 	reversed         // negative strides: rows and columns read backwards
 	broadcast        // CS = 0: every column is the same
+	upsideDown       // rows backwards (RS < 0), each row contiguous
 	numLayouts
 )
 
 func (l layout) String() string {
-	return [...]string{"row", "col", "step", "rev", "bcast"}[l]
+	return [...]string{"row", "col", "step", "rev", "bcast", "flip"}[l]
 }
 
 // view returns an r×c view with layout l over fresh data (with slack around
@@ -37,6 +38,8 @@ func view[T any](r, c int, l layout, gen func(n int) []T) Matrix[T] {
 		return Matrix[T]{gen(n), slack + r*c - 1, -max(c, 1), -1}
 	case broadcast:
 		return Matrix[T]{gen(r + 2*slack), slack, 1, 0}
+	case upsideDown:
+		return Matrix[T]{gen(r*c + 2*slack), slack + max(r-1, 0)*c, -c, 1}
 	}
 	return Matrix[T]{gen(r*c + 2*slack), slack, max(c, 1), 1}
 }
