@@ -7,7 +7,6 @@ import (
 
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/blocked"
-	"github.com/tensor-go/tensor/internal/cast"
 	"github.com/tensor-go/tensor/internal/gemm"
 	"github.com/tensor-go/tensor/shape"
 )
@@ -92,7 +91,7 @@ func MatmulInto(out, a, b *Tensor, opts ...MatmulOption) error {
 	if err := p.run(tmp); err != nil {
 		return err
 	}
-	return wrapErr("matmul", matmulCopy(out, tmp))
+	return wrapErr("matmul", copyInto(out, tmp))
 }
 
 // matmulSharesStorage reports whether x and y are views of the same storage. It
@@ -190,12 +189,12 @@ func (p *matmulPlan) run(out *Tensor) error {
 func (p *matmulPlan) operands() (a, b *Tensor, err error) {
 	a, b = p.a, p.b
 	if a.dtype != p.dtype {
-		if a, err = matmulAsType(a, p.dtype); err != nil {
+		if a, err = a.AsType(p.dtype); err != nil {
 			return nil, nil, wrapErr("matmul", err)
 		}
 	}
 	if b.dtype != p.dtype {
-		if b, err = matmulAsType(b, p.dtype); err != nil {
+		if b, err = b.AsType(p.dtype); err != nil {
 			return nil, nil, wrapErr("matmul", err)
 		}
 	}
@@ -209,11 +208,11 @@ func (p *matmulPlan) operands() (a, b *Tensor, err error) {
 // promotion to p.dtype preserves integer values too) and truncating each
 // result once is exact.
 func (p *matmulPlan) runWidened(out *Tensor) error {
-	a32, err := matmulAsType(p.a, dtype.Int32)
+	a32, err := p.a.AsType(dtype.Int32)
 	if err != nil {
 		return wrapErr("matmul", err)
 	}
-	b32, err := matmulAsType(p.b, dtype.Int32)
+	b32, err := p.b.AsType(dtype.Int32)
 	if err != nil {
 		return wrapErr("matmul", err)
 	}
@@ -222,7 +221,7 @@ func (p *matmulPlan) runWidened(out *Tensor) error {
 		return wrapErr("matmul", err)
 	}
 	mulBatches(p, a32, b32, c32, fastKernel[int32](false))
-	return wrapErr("matmul", matmulCopy(out, c32))
+	return wrapErr("matmul", copyInto(out, c32))
 }
 
 // runHalf multiplies float16 or bfloat16 operands: each element widens
@@ -249,17 +248,17 @@ func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
 			gemm.MulHalfBatch(format, len(l.aOffs), l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, gemm.Options{})
 		}
 	} else {
-		a32, err := matmulAsType(a, dtype.Float32)
+		a32, err := a.AsType(dtype.Float32)
 		if err != nil {
 			return wrapErr("matmul", err)
 		}
-		b32, err := matmulAsType(b, dtype.Float32)
+		b32, err := b.AsType(dtype.Float32)
 		if err != nil {
 			return wrapErr("matmul", err)
 		}
 		mulBatches(p, a32, b32, c32, plainKernel[float32](false))
 	}
-	return wrapErr("matmul", matmulCopy(out, c32))
+	return wrapErr("matmul", copyInto(out, c32))
 }
 
 // batchLayout is a product laid out for a kernel: count products
@@ -510,49 +509,4 @@ func complexKernel[T complex64 | complex128]() kernel[T] {
 func reinterpretMatrix[S, U any](x blocked.Matrix[U]) blocked.Matrix[S] {
 	data := unsafe.Slice((*S)(unsafe.Pointer(unsafe.SliceData(x.Data))), len(x.Data))
 	return blocked.Matrix[S]{Data: data, Off: x.Off, RS: x.RS, CS: x.CS}
-}
-
-// matmulAsType returns a new contiguous copy of x converted to dt.
-//
-// TODO: use AsType from astype.go once it lands; this stand-in keeps the
-// package building meanwhile.
-func matmulAsType(x *Tensor, dt dtype.DType) (*Tensor, error) {
-	c, err := empty(dt, x.shape)
-	if err != nil {
-		return nil, err
-	}
-	return c, matmulCopy(c, x)
-}
-
-// matmulCopy converts src's elements into dst of the same shape, one
-// innermost row at a time.
-//
-// TODO: use copyInto from astype.go once it lands.
-func matmulCopy(dst, src *Tensor) error {
-	n := dst.Size()
-	if n == 0 {
-		return nil
-	}
-	rank := len(dst.shape)
-	inner, ds, ss := 1, 0, 0
-	if rank > 0 {
-		inner = dst.shape[rank-1]
-		ds, ss = dst.strides[rank-1]*dst.dtype.Size(), src.strides[rank-1]*src.dtype.Size()
-	}
-	idx := make([]int, max(rank-1, 0))
-	dOff, sOff := dst.offset, src.offset
-	for range n / inner {
-		cast.Run(unsafe.Add(dst.storage, dOff*dst.dtype.Size()), dst.dtype, ds,
-			unsafe.Add(src.storage, sOff*src.dtype.Size()), src.dtype, ss, inner)
-		for d := len(idx) - 1; d >= 0; d-- {
-			idx[d]++
-			dOff, sOff = dOff+dst.strides[d], sOff+src.strides[d]
-			if idx[d] < dst.shape[d] {
-				break
-			}
-			dOff, sOff = dOff-dst.shape[d]*dst.strides[d], sOff-dst.shape[d]*src.strides[d]
-			idx[d] = 0
-		}
-	}
-	return nil
 }

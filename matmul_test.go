@@ -486,7 +486,7 @@ func TestMatmulBatches(t *testing.T) {
 			}
 			mmCheck(t, got, a, b)
 
-			a, _ = matmulAsType(mmView(rng, dt, []int{5, 6, 40}, nil, gen), dt) // contiguous
+			a, _ = mmView(rng, dt, []int{5, 6, 40}, nil, gen).AsType(dt) // contiguous
 			b = mmView(rng, dt, []int{40, 3}, nil, gen)
 			got, err = Matmul(a, b)
 			if err != nil {
@@ -536,8 +536,8 @@ func TestMatmulSpecialValues(t *testing.T) {
 		inf, negZero := math.Inf(1), math.Copysign(0, -1)
 		for _, dt := range []dtype.DType{Float16, BFloat16, Float32, Float64, Complex64, Complex128} {
 			// No zero skipping: [[1, 0]]@[[2], [inf]] is [[nan]].
-			a, _ := matmulAsType(mmSlice(t, []float64{1, 0}, 1, 2), dt)
-			b, _ := matmulAsType(mmSlice(t, []float64{2, inf}, 2, 1), dt)
+			a, _ := mmSlice(t, []float64{1, 0}, 1, 2).AsType(dt)
+			b, _ := mmSlice(t, []float64{2, inf}, 2, 1).AsType(dt)
 			c, err := Matmul(a, b)
 			if err != nil {
 				t.Fatal(err)
@@ -546,8 +546,8 @@ func TestMatmulSpecialValues(t *testing.T) {
 				t.Errorf("%v: [[1 0]]@[[2] [inf]] = %v, want NaN", dt, v)
 			}
 			// Sums start at +0: [-0]·[1] is +0.
-			a, _ = matmulAsType(mmSlice(t, []float64{negZero}), dt)
-			b, _ = matmulAsType(mmSlice(t, []float64{1}), dt)
+			a, _ = mmSlice(t, []float64{negZero}).AsType(dt)
+			b, _ = mmSlice(t, []float64{1}).AsType(dt)
 			c, err = Matmul(a, b)
 			if err != nil {
 				t.Fatal(err)
@@ -768,7 +768,7 @@ func TestMatmulErrors(t *testing.T) {
 
 // mmTF32Copy returns a float32 tensor with every element of x rounded to TF32.
 func mmTF32Copy(t *testing.T, x *Tensor) *Tensor {
-	c, err := matmulAsType(x, Float32) // a contiguous copy
+	c, err := x.AsType(Float32) // a contiguous copy
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -819,8 +819,8 @@ func TestMatmulTF32(t *testing.T) {
 		if mmBitsEqual(exact, rounded) {
 			t.Error("TF32 rounding changed no element")
 		}
-		a64, _ := matmulAsType(a, Float64)
-		b64, _ := matmulAsType(b, Float64)
+		a64, _ := a.AsType(Float64)
+		b64, _ := b.AsType(Float64)
 		x, _ := Matmul(a64, b64)
 		y, _ := Matmul(a64, b64, WithPrecision(TF32))
 		mmAssertBits(t, "float64 under TF32", y, x)
@@ -912,8 +912,8 @@ func BenchmarkMatmul(b *testing.B) {
 				rng := rand.New(rand.NewPCG(1, 1))
 				x := mmView(rng, bc.dt, bc.as, nil, mmGen(bc.dt))
 				y := mmView(rng, bc.dt, bc.bs, nil, mmGen(bc.dt))
-				x, _ = matmulAsType(x, bc.dt)
-				y, _ = matmulAsType(y, bc.dt)
+				x, _ = x.AsType(bc.dt)
+				y, _ = y.AsType(bc.dt)
 				ms, _ := shape.Matmul(bc.as, bc.bs)
 				b.SetBytes(int64(2 * ms.M * ms.N * ms.K * shape.MustSize(ms.Batch))) // "bytes" are flops
 				for b.Loop() {
