@@ -14,7 +14,7 @@ func (c *COO[T]) Coalesce() *COO[T] {
 		return &COO[T]{Rows: c.Rows, Cols: c.Cols, RowIdx: slices.Clone(c.RowIdx),
 			ColIdx: slices.Clone(c.ColIdx), Values: slices.Clone(c.Values), Coalesced: true}
 	}
-	perm := canonicalOrder(c.Rows, c.RowIdx, c.ColIdx)
+	perm := canonicalOrder(c.Rows, c.Cols, c.RowIdx, c.ColIdx)
 	out := &COO[T]{Rows: c.Rows, Cols: c.Cols, Coalesced: true}
 	out.RowIdx, out.ColIdx, out.Values = mergeInOrder(perm, c.RowIdx, c.ColIdx, c.Values)
 	return out
@@ -152,31 +152,52 @@ func zeroDense[T Number](d Dense[T]) {
 
 // canonicalOrder returns the permutation that sorts entries by (row,
 // column). Entries at the same position keep their storage order, so
-// duplicates are summed in that order however the sort proceeds.
-func canonicalOrder(rows int, rowIdx, colIdx []int64) []int {
+// duplicates are later summed in that order however the sort proceeds.
+func canonicalOrder(rows, cols int, rowIdx, colIdx []int64) []int {
 	nnz := len(rowIdx)
-	perm := make([]int, nnz)
-	// A counting sort by row costs O(rows) memory; take it only when that
-	// is in proportion to the entries, else compare pairs.
-	if rows > 2*nnz+1024 {
-		for p := range perm {
-			perm[p] = p
+	// Counting sorts cost memory in proportion to the dimension they sort
+	// by; take them only when that is in proportion to the entries.
+	affordable := func(dim int) bool { return dim <= 2*nnz+1024 }
+	switch {
+	case affordable(rows) && affordable(cols):
+		// Radix sort: stable by column, then stable by row.
+		return countingSort(rows, rowIdx, countingSort(cols, colIdx, nil))
+	case affordable(rows):
+		start := rowPtrOf(rows, rowIdx)
+		perm := countingSort(rows, rowIdx, nil)
+		for i := 0; i < rows; i++ {
+			sortByColumn(perm[start[i]:start[i+1]], colIdx)
 		}
-		slices.SortFunc(perm, func(p, q int) int {
-			return cmp.Or(cmp.Compare(rowIdx[p], rowIdx[q]), cmp.Compare(colIdx[p], colIdx[q]), cmp.Compare(p, q))
-		})
 		return perm
 	}
-	start := rowPtrOf(rows, rowIdx)
-	next := slices.Clone(start[:rows])
-	for p, r := range rowIdx {
-		perm[next[r]] = p
-		next[r]++
+	perm := make([]int, nnz)
+	for p := range perm {
+		perm[p] = p
 	}
-	for i := 0; i < rows; i++ {
-		sortByColumn(perm[start[i]:start[i+1]], colIdx)
-	}
+	slices.SortFunc(perm, func(p, q int) int {
+		return cmp.Or(cmp.Compare(rowIdx[p], rowIdx[q]), cmp.Compare(colIdx[p], colIdx[q]), cmp.Compare(p, q))
+	})
 	return perm
+}
+
+// countingSort returns the entry numbers listed by order (0, 1, … when
+// order is nil) stably sorted by key[entry], a value in [0, bound).
+func countingSort(bound int, key []int64, order []int) []int {
+	next := rowPtrOf(bound, key) // next free slot per key
+	out := make([]int, len(key))
+	if order == nil {
+		for p, k := range key {
+			out[next[k]] = p
+			next[k]++
+		}
+		return out
+	}
+	for _, p := range order {
+		k := key[p]
+		out[next[k]] = p
+		next[k]++
+	}
+	return out
 }
 
 // sortByColumn sorts entry numbers by (column, entry number), cheaply

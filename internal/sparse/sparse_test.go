@@ -130,7 +130,9 @@ func naiveDense[T Number](rows, cols int, r, c []int64, v []T) []T {
 	return d
 }
 
-func denseOfCOO[T Number](m *COO[T]) []T { return naiveDense(m.Rows, m.Cols, m.RowIdx, m.ColIdx, m.Values) }
+func denseOfCOO[T Number](m *COO[T]) []T {
+	return naiveDense(m.Rows, m.Cols, m.RowIdx, m.ColIdx, m.Values)
+}
 
 func denseOfCSR[T Number](m *CSR[T]) []T {
 	var r []int64

@@ -3,6 +3,7 @@ package sparse
 import (
 	"cmp"
 	"fmt"
+	mathbits "math/bits"
 	"slices"
 )
 
@@ -68,7 +69,7 @@ func spgemmRows[T Number](a, b *CSR[T], lo, hi int, work int64, counts []int64) 
 	// The entries number at most work and at most (hi-lo)·b.Cols; start
 	// from a guess in proportion to the inputs and let append grow it, so a
 	// product with heavy cancellation does not reserve its work in memory.
-	guess := min(work, int64(hi-lo)*int64(b.Cols), 4*int64(a.Nnz()+b.Nnz())+1024)
+	guess := min(work, int64(hi-lo)*int64(b.Cols), 8*int64(a.Nnz()+b.Nnz())+1024)
 	part := spgemmPart[T]{cols: make([]int64, 0, guess), vals: make([]T, 0, guess)}
 	if b.Cols <= denseAccumulatorMin || int64(b.Cols) <= 4*work {
 		acc := newDenseAccumulator[T](b.Cols)
@@ -89,23 +90,24 @@ func spgemmRows[T Number](a, b *CSR[T], lo, hi int, work int64, counts []int64) 
 }
 
 // denseAccumulator sums one output row at a time in an array indexed by
-// column; mark[j] == stamp flags the columns the current row has reached,
-// so nothing needs clearing between rows.
+// column, with a bitmap flagging the columns the row has reached. The
+// bitmap is small enough to stay in the L1 cache, and reading it back in
+// word order emits the columns already sorted; every bit is cleared on the
+// way out, so nothing needs clearing between rows.
 type denseAccumulator[T Number] struct {
-	sums  []T
-	mark  []int
-	stamp int
+	sums []T
+	seen []uint64
 }
 
 func newDenseAccumulator[T Number](cols int) *denseAccumulator[T] {
-	return &denseAccumulator[T]{sums: make([]T, cols), mark: make([]int, cols)}
+	return &denseAccumulator[T]{sums: make([]T, cols), seen: make([]uint64, (cols+63)/64)}
 }
 
 // row appends row i of a·b to part, columns ascending.
 func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spgemmPart[T] {
-	acc.stamp++
-	stamp, sums, mark := acc.stamp, acc.sums, acc.mark
+	sums, seen := acc.sums, acc.seen
 	start := len(part.cols)
+	lo, hi := int64(len(sums)), int64(-1) // range of columns reached
 	var zero T
 	for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
 		av, k := a.Values[p], a.ColIdx[p]
@@ -113,19 +115,44 @@ func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spg
 		bVals := b.Values[bLo:bHi]
 		for q, j := range b.ColIdx[bLo:bHi] {
 			prod := av * bVals[q]
-			if mark[j] != stamp {
-				mark[j] = stamp
+			w, bit := j>>6, uint64(1)<<(j&63)
+			if seen[w]&bit == 0 {
+				seen[w] |= bit
 				sums[j] = zero + prod // sums start at +0
 				part.cols = append(part.cols, j)
+				lo, hi = min(lo, j), max(hi, j)
 			} else {
 				sums[j] += prod
 			}
 		}
 	}
 	cols := part.cols[start:]
-	slices.Sort(cols)
-	for _, j := range cols {
-		part.vals = append(part.vals, sums[j])
+	if len(cols) == 0 {
+		return part
+	}
+	// Emit the columns in order from the bitmap when it spans few words
+	// per entry, else sort the list of columns reached.
+	if span := hi>>6 - lo>>6 + 1; span <= 8*int64(len(cols)) {
+		// The bitmap holds exactly len(cols) bits: overwrite the list.
+		n := 0
+		for w := lo >> 6; w <= hi>>6; w++ {
+			for bits := seen[w]; bits != 0; bits &= bits - 1 {
+				cols[n] = w<<6 + int64(mathbits.TrailingZeros64(bits))
+				n++
+			}
+			seen[w] = 0
+		}
+	} else {
+		slices.Sort(cols)
+		for _, j := range cols {
+			seen[j>>6] = 0
+		}
+	}
+	n := len(part.vals)
+	part.vals = slices.Grow(part.vals, len(cols))[:n+len(cols)]
+	vals := part.vals[n:]
+	for x, j := range cols {
+		vals[x] = sums[j]
 	}
 	return part
 }
