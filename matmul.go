@@ -94,10 +94,10 @@ func MatmulInto(out, a, b *Tensor, opts ...MatmulOption) error {
 	return wrapErr("matmul", copyInto(out, tmp))
 }
 
-// matmulSharesStorage reports whether x and y are views of the same storage. It
-// does not look at which elements each view reaches: a product read while
-// it is written is wrong even when only one element is shared, and the
-// temporary that avoids it costs O(n²) against the product's O(n³).
+// matmulSharesStorage reports whether x and y are views of the same
+// storage. It does not look at which elements each view reaches: a product
+// read while it is written is wrong even when only one element is shared,
+// and the temporary that avoids it costs O(n²) against the product's O(n³).
 func matmulSharesStorage(x, y *Tensor) bool {
 	return x.storage != nil && x.storage == y.storage
 }
@@ -227,7 +227,7 @@ func (p *matmulPlan) runWidened(out *Tensor) error {
 // runHalf multiplies float16 or bfloat16 operands: each element widens
 // exactly to float32, the sums accumulate in float32 and each result rounds
 // once to the half type (semantics §7). TF32 does not apply: the operands
-// already have fewer mantissa bits than TF32 keeps.
+// have no more mantissa bits than TF32 keeps, so it would change nothing.
 func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
 	c32, err := empty(dtype.Float32, out.shape)
 	if err != nil {
@@ -461,10 +461,12 @@ func outMatrixOf(c *Tensor, ms shape.MatmulShapes) blocked.Matrix[struct{}] {
 	return x
 }
 
-// useFastMatmul selects the assembly GEMM of package gemm for the dtypes it
-// handles (float32, float64, int32, int64, and through reinterpretation
-// uint32 and uint64). Tests turn it off to run everything on the plain
-// blocked kernel.
+// useFastMatmul selects the assembly GEMM of package gemm for every dtype
+// but bool: float32, float64, int32 and int64 natively, uint32 and uint64
+// reinterpreted as signed, 8- and 16-bit integers widened to int32, the
+// 16-bit floats widened while packing, complex as four real products. Tests
+// turn it off to run everything on the plain blocked kernel of package
+// blocked, the independent correctness path.
 var useFastMatmul = true
 
 // fastKernel returns the kernel for a dtype package gemm handles: the fast
