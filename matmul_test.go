@@ -824,6 +824,11 @@ func TestMatmulTF32(t *testing.T) {
 		x, _ := Matmul(a64, b64)
 		y, _ := Matmul(a64, b64, WithPrecision(TF32))
 		mmAssertBits(t, "float64 under TF32", y, x)
+		c64a, _ := a.AsType(Complex64)
+		c64b, _ := b.AsType(Complex64)
+		x, _ = Matmul(c64a, c64b)
+		y, _ = Matmul(c64a, c64b, WithPrecision(TF32))
+		mmAssertSame(t, y, x)
 	})
 }
 

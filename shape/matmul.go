@@ -43,7 +43,7 @@ func Matmul(a, b []int) (MatmulShapes, error) {
 		}
 	}
 	if len(a) == 0 || len(b) == 0 {
-		return fail("matmul needs at least one dimension in both operands")
+		return fail("both operands need at least one dimension")
 	}
 
 	ms.AVector, ms.BVector = len(a) == 1, len(b) == 1
