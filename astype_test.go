@@ -12,6 +12,7 @@ import (
 
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/cast"
+	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/x448/float16"
 )
 
@@ -165,6 +166,35 @@ func TestAsTypeViews(t *testing.T) {
 	}
 }
 
+// TestAsTypeTiles converts transposing views large enough for the tiled
+// walk, with sizes that are not multiples of the tile, batch dimensions
+// and reversed strides, and checks every element.
+func TestAsTypeTiles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, st := range []DType{Int32, Float16, Complex128} {
+		m := randomBits(t, rng, st, 70, 45)
+		b := randomBits(t, rng, st, 3, 40, 2*tile+1)
+		views := map[string]*Tensor{
+			"transpose":       m.Transpose(),
+			"batch transpose": Must(b.MT()),
+			"permuted":        Must(b.Permute(2, 0, 1)),
+			"reversed rows":   m.view([]int{45, 70}, []int{1, -45}, 69*45),
+		}
+		for name, v := range views {
+			for _, dt := range []DType{st, Float32, Uint8, BFloat16} {
+				if p := iter.NewPlan(v.shape, stridesInBytes(Must(empty(dt, v.shape))), stridesInBytes(v)); !transposing(p) && name != "permuted" {
+					t.Errorf("%s: plan %v does not take the tiled walk", name, p.Shape())
+				}
+				y, err := v.AsType(dt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkConverted(t, name+" "+st.String()+" → "+dt.String(), y, v)
+			}
+		}
+	}
+}
+
 func TestAsTypeErrors(t *testing.T) {
 	x := Must(FromSlice([]int32{1, 2}))
 	if _, err := x.AsType(dtype.Invalid); !errors.Is(err, ErrDType) {
@@ -272,4 +302,20 @@ func ExampleTensor_AsType() {
 	// Tensor([  2 255  44 112], dtype=uint8, device=xpux:0)
 	// Tensor([  2.7  -1.5 300.5   inf], dtype=float16, device=xpux:0)
 	// Tensor([ True  True  True  True], dtype=bool, device=xpux:0)
+}
+
+// BenchmarkAsTypeLarge converts 4M elements (16 MiB each way), fresh
+// destination included, contiguous and transposed.
+func BenchmarkAsTypeLarge(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	x := randomBits(b, rng, Int32, 2048, 2048)
+	xt := x.Transpose()
+	for name, v := range map[string]*Tensor{"int32_to_float32": x, "int32_to_float32_transposed": xt} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(v.Size() * 8))
+			for b.Loop() {
+				Must(v.AsType(Float32))
+			}
+		})
+	}
 }
