@@ -31,9 +31,12 @@
 // Run looks the kernel for a dtype pair up once per call in a 16×16 table,
 // never per element. Pairs among the ten plain Go number types (integers,
 // float32, float64) are single generic loops that compile to one machine
-// conversion per element; a same-dtype contiguous run is a memmove. Pairs
-// involving float16, bfloat16 or complex types are staged through a small
-// float32 or float64 buffer, composing the same loops.
+// conversion per element; a same-dtype contiguous run is a memmove.
+// Contiguous int32 → float32, float32 ↔ float64, float16 ↔ float32 and
+// bfloat16 ↔ float32 runs use AVX, AVX2 or F16C assembly (see
+// kernels_generic.go), the rest of the 16-bit pairs those kernels too via
+// float32. Pairs involving float16, bfloat16 or complex types are staged
+// through a small float32 or float64 buffer, composing the direct kernels.
 package cast
 
 import (
