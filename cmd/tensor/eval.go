@@ -122,8 +122,9 @@ func runEval(args []string, stdout io.Writer) error {
 		return err
 	}
 	env := &expr.Env{
-		Vars:   map[string]*tensor.Tensor{},
-		Matmul: []tensor.MatmulOption{tensor.WithPrecision(a.precision)},
+		Vars:     map[string]*tensor.Tensor{},
+		Matmul:   []tensor.MatmulOption{tensor.WithPrecision(a.precision)},
+		MaxBytes: memoryBudget(),
 	}
 	bound := map[string]bool{}
 	for _, b := range a.bindings {
@@ -146,6 +147,10 @@ func runEval(args []string, stdout io.Writer) error {
 	if a.out != "" {
 		t, err := expr.AsTensor(v)
 		if err != nil {
+			return err
+		}
+		// Saving a view that is neither row- nor column-major copies it.
+		if err := env.Reserve("save_npy", t.Shape(), t.DType()); err != nil {
 			return err
 		}
 		return tensor.SaveNPY(a.out, t)

@@ -297,13 +297,27 @@ func TestEvalFailures(t *testing.T) {
 		expect(t, dir, result{stderr: tc.msg + "\n", code: 1}, "eval", tc.expr)
 	}
 
+	// Results larger than the memory available fail before allocating
+	// (the Go runtime would abort the process with a trace).
+	for _, expr := range []string{"zeros((524288, 524288))", "broadcast_to(1.0, (524288, 524288)) * 2", "-broadcast_to(1, (524288, 524288))"} {
+		got := runIn(t, dir, "eval", expr)
+		if got.code != 1 || !strings.Contains(got.stderr, "a result of shape (524288, 524288) and dtype ") ||
+			!strings.Contains(got.stderr, "more than the") {
+			t.Errorf("eval %q = %+v, want the memory budget error", expr, got)
+		}
+	}
+	got := runIn(t, dir, "eval", "-o", "big.npy", "broadcast_to(1.0, (524288, 524288))")
+	if got.code != 1 || !strings.HasPrefix(got.stderr, "tensor: save_npy: a result of shape (524288, 524288)") {
+		t.Errorf("saving a huge broadcast view = %+v, want the memory budget error", got)
+	}
+
 	// Files: missing, malformed, and a dtype NumPy lacks.
 	expect(t, dir, failed(errors.New("tensor: load_npy: open missing.npy: no such file or directory")), "eval", "x * 2", "x=missing.npy")
 	if err := os.WriteFile(filepath.Join(dir, "bad.npy"), []byte("\x93NUMPY\x01\x00garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, badErr := tensor.LoadNPY(filepath.Join(dir, "bad.npy"))
-	got := runIn(t, dir, "eval", "x", "x=bad.npy")
+	got = runIn(t, dir, "eval", "x", "x=bad.npy")
 	if got.code != 1 || !strings.HasPrefix(got.stderr, "tensor: load_npy: bad.npy: ") || badErr == nil {
 		t.Errorf("malformed file: got %+v (library: %v)", got, badErr)
 	}

@@ -17,6 +17,9 @@ type Env struct {
 	// Matmul holds the options of every matrix product (@ and matmul),
 	// such as the precision.
 	Matmul []tensor.MatmulOption
+	// MaxBytes, when positive, bounds the size of any one result; see
+	// Reserve.
+	MaxBytes int
 }
 
 // Bound reports whether name is bound to a tensor; it suits Check.
@@ -148,6 +151,9 @@ func (env *Env) negate(n *Unary) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := env.reserveMul(t, int64(-1)); err != nil {
+		return nil, err
+	}
 	return tensor.Mul(t, int64(-1))
 }
 
@@ -163,17 +169,20 @@ func (env *Env) binary(n *Binary) (Value, error) {
 	if n.Op == "@" {
 		return env.matmul(x, y)
 	}
-	return mul(x, y)
+	return env.mul(x, y)
 }
 
 // mul multiplies two values: tensors, or numbers as weak scalars.
-func mul(x, y Value) (Value, error) {
+func (env *Env) mul(x, y Value) (Value, error) {
 	a, err := operand("mul", x)
 	if err != nil {
 		return nil, err
 	}
 	b, err := operand("mul", y)
 	if err != nil {
+		return nil, err
+	}
+	if err := env.reserveMul(a, b); err != nil {
 		return nil, err
 	}
 	return tensor.Mul(a, b)
@@ -186,6 +195,9 @@ func (env *Env) matmul(x, y Value) (Value, error) {
 	}
 	b, err := toTensor("matmul", y)
 	if err != nil {
+		return nil, err
+	}
+	if err := env.reserveMatmul(a, b); err != nil {
 		return nil, err
 	}
 	return tensor.Matmul(a, b, env.Matmul...)

@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tensor-go/tensor"
@@ -189,6 +190,60 @@ func TestFitsInteger(t *testing.T) {
 	for _, tc := range tests {
 		if got := fitsInteger(tc.v, tc.dt); got != tc.want {
 			t.Errorf("fitsInteger(%d, %v) = %v, want %v", tc.v, tc.dt, got, tc.want)
+		}
+	}
+}
+
+// TestReserve checks that results over Env.MaxBytes fail with ErrShape
+// before anything is allocated, for every operation that allocates.
+func TestReserve(t *testing.T) {
+	big, err := tensor.Zeros(dtype.Float32, 100, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]*tensor.Tensor{"x": big} // 1200 bytes
+	tests := []struct {
+		src string
+		ok  bool
+	}{
+		{"zeros(250)", true},
+		{"zeros(251)", false},
+		{"zeros(126, dtype=float64)", false},
+		{"ones((10, 26))", false},
+		{"full((10, 26), 1)", false},
+		{"arange(251)", false},
+		{"arange(0, 251, 1)", false},
+		{"arange(250)", true},
+		{"x[:83] * 2", true},
+		{"x * 2", false},
+		{"-x", false},
+		{"broadcast_to(1.0, (1000, 1000))", true}, // a view
+		{"broadcast_to(1.0, (1000, 1000)) * 2", false},
+		{"broadcast_to(1.0, (1000, 1)) @ broadcast_to(1.0, (1, 1000))", false},
+		{"broadcast_to(1.0, (1, 1000)) @ broadcast_to(1.0, (1000, 1))", true},
+		{"astype(x[:50], float64)", false},
+		{"tensor(x[:50], dtype=float64)", false},
+		{"prod(x)", true},
+		{"prod(broadcast_to(1.0, (1000, 200)), axis=0)", true},
+		{"prod(broadcast_to(1.0, (1000, 1000)), axis=())", false},
+		{"prod(broadcast_to(1.0, (251, 4)), axis=1, keepdims=True)", false},
+		{"x.T.reshape(-1)", false},
+	}
+	for _, tc := range tests {
+		n, err := Parse(tc.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := &Env{Vars: vars, MaxBytes: 1000}
+		if err := Check(n, env.Bound); err != nil {
+			t.Fatal(err)
+		}
+		_, err = env.Eval(n)
+		switch {
+		case tc.ok && err != nil:
+			t.Errorf("%s: %v, want success within the budget", tc.src, err)
+		case !tc.ok && (!errors.Is(err, tensor.ErrShape) || !strings.Contains(err.Error(), "more than the 1000 bytes of memory available")):
+			t.Errorf("%s: %v, want the budget error", tc.src, err)
 		}
 	}
 }

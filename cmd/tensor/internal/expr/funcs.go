@@ -64,7 +64,7 @@ func init() {
 	}
 }
 
-func callMul(env *Env, name string, a []Value) (Value, error) { return mul(a[0], a[1]) }
+func callMul(env *Env, name string, a []Value) (Value, error) { return env.mul(a[0], a[1]) }
 
 func callMatmul(env *Env, name string, a []Value) (Value, error) { return env.matmul(a[0], a[1]) }
 
@@ -74,19 +74,23 @@ func callProd(env *Env, name string, a []Value) (Value, error) {
 		return nil, err
 	}
 	var opts []tensor.ReduceOption
+	var axes []int // nil: all axes
 	if given(a[1]) {
-		axes, err := intList("prod", "axis", a[1])
-		if err != nil {
+		if axes, err = intList("prod", "axis", a[1]); err != nil {
 			return nil, err
 		}
 		opts = append(opts, tensor.Axis(axes...))
 	}
+	keep := false
 	if !isAbsent(a[2]) {
-		keep, ok := a[2].(bool)
-		if !ok {
+		var ok bool
+		if keep, ok = a[2].(bool); !ok {
 			return nil, evalErr("prod", tensor.ErrValue, "keepdims must be True or False, got %s", typeName(a[2]))
 		}
 		opts = append(opts, tensor.KeepDims(keep))
+	}
+	if err := env.reserveProd(x, axes, keep); err != nil {
+		return nil, err
 	}
 	return tensor.Prod(x, opts...)
 }
@@ -103,6 +107,9 @@ func callTensor(env *Env, name string, a []Value) (Value, error) {
 		if dt == dtype.Invalid {
 			return t, nil
 		}
+		if err := env.Reserve(name, t.Shape(), dt); err != nil {
+			return nil, err
+		}
 		return t.AsType(dt)
 	}
 	return listTensor(a[0], dt, name)
@@ -115,6 +122,9 @@ func callAsType(env *Env, name string, a []Value) (Value, error) {
 	}
 	dt, err := dtypeArg("astype", a[1])
 	if err != nil {
+		return nil, err
+	}
+	if err := env.Reserve("astype", x.Shape(), dt); err != nil {
 		return nil, err
 	}
 	return x.AsType(dt)
@@ -146,6 +156,9 @@ func callReshape(env *Env, name string, a []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := env.Reserve("reshape", x.Shape(), x.DType()); err != nil { // in case it copies
+		return nil, err
+	}
 	return x.Reshape(s...)
 }
 
@@ -174,6 +187,9 @@ func callFill(value int) func(*Env, string, []Value) (Value, error) {
 				return nil, err
 			}
 		}
+		if err := env.Reserve(name, s, dt); err != nil {
+			return nil, err
+		}
 		if value == 0 {
 			return tensor.Zeros(dt, s...)
 		}
@@ -196,6 +212,9 @@ func callFull(env *Env, name string, a []Value) (Value, error) {
 		if dt, err = dtypeArg(name, a[2]); err != nil {
 			return nil, err
 		}
+	}
+	if err := env.Reserve(name, s, dt); err != nil {
+		return nil, err
 	}
 	return tensor.Full(a[1], dt, s...)
 }
@@ -231,6 +250,11 @@ func callArange(env *Env, name string, a []Value) (Value, error) {
 	}
 	if !given(a[1]) { // arange(stop)
 		bounds[0], bounds[1] = 0, bounds[0]
+	}
+	if count := math.Ceil((bounds[1] - bounds[0]) / bounds[2]); count > 0 && count < math.MaxInt32*float64(math.MaxInt32) {
+		if err := env.Reserve(name, []int{int(count)}, dt); err != nil {
+			return nil, err
+		}
 	}
 	return tensor.ArangeRange(bounds[0], bounds[1], bounds[2], dt)
 }
