@@ -12,6 +12,7 @@ import (
 
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/cast"
+	"github.com/tensor-go/tensor/internal/ewise"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/x448/float16"
 )
@@ -191,6 +192,31 @@ func TestAsTypeTiles(t *testing.T) {
 				}
 				checkConverted(t, name+" "+st.String()+" → "+dt.String(), y, v)
 			}
+		}
+	}
+}
+
+// TestAsTypeParallel converts tensors large enough to be shared between
+// goroutines along each of copyInto's paths: contiguous, many strided
+// runs, one long strided run, and tiles.
+func TestAsTypeParallel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	n := ewise.MinParallel
+	x := randomBits(t, rng, Float32, 2*n)
+	views := map[string]*Tensor{
+		"contiguous":    x,
+		"strided runs":  x.view([]int{n / 64, 64}, []int{128, 2}, 0),
+		"one long run":  x.view([]int{n}, []int{-2}, 2*n-1),
+		"transposed":    x.view([]int{512, n / 512}, []int{1, 512}, 0),
+		"batched tiles": x.view([]int{4, 256, n / 1024}, []int{n / 4, 1, 256}, 0),
+	}
+	for name, v := range views {
+		for _, dt := range []DType{Float64, Float16, Int32} {
+			y, err := v.AsType(dt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkConverted(t, name+" → "+dt.String(), y, v)
 		}
 	}
 }
