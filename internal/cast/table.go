@@ -56,9 +56,10 @@ func buildTable() {
 	}
 }
 
-// plainRow fills the row of destination D (D's integer rows use the
-// float → integer rule; its float rows Go's conversion) for the plain and bool sources,
-// and D's entries in the bool row.
+// plainRow fills the row of the plain destination type D: Go's conversion
+// from every integer, and from the floats when D is a float too, the
+// float → integer rule when it is not; 0 or 1 from bool. It also fills D's
+// entry in the bool row.
 func plainRow[D plain](d dtype.DType) {
 	row := &table[d]
 	row[dtype.Int8] = convert[D, int8]
