@@ -656,29 +656,72 @@ func mmFilled(t *testing.T, dt dtype.DType, s []int) *Tensor {
 func TestMatmulInto(t *testing.T) {
 	mmBothPaths(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(17, 18))
-		gen := mmGen(Float64)
-		a := mmView(rng, Float64, []int{3, 4, 5}, nil, gen)
-		b := mmView(rng, Float64, []int{5, 2}, nil, gen)
-		want, err := Matmul(a, b)
-		if err != nil {
-			t.Fatal(err)
+		for ra := 1; ra <= 3; ra++ {
+			for rb := 1; rb <= 3; rb++ {
+				for _, dt := range []dtype.DType{Float64, Float32, Float16, Int8, Uint64, Complex64, Bool} {
+					as, bs, abc, bbc := mmRandomPair(rng, ra, rb)
+					a := mmView(rng, dt, as, abc, mmGen(dt))
+					b := mmView(rng, dt, bs, bbc, mmGen(dt))
+					want, err := Matmul(a, b)
+					if err != nil {
+						t.Fatal(err)
+					}
+					out := mmGuardedView(rng, dt, want.shape)
+					if err := MatmulInto(out, a, b); err != nil {
+						t.Fatal(err)
+					}
+					mmAssertSame(t, out, want)
+					mmAssertGuards(t, out)
+				}
+			}
 		}
-		// A non-contiguous output: a reversed, stepped view.
-		out := mmView(rng, Float64, []int{3, 4, 2}, nil, func(*rand.Rand, dtype.DType) any { return math.NaN() })
-		if err := MatmulInto(out, a, b); err != nil {
-			t.Fatal(err)
-		}
-		mmAssertSame(t, out, want)
-
-		// 1-D·1-D into a 0-d output.
-		v := mmView(rng, Int32, []int{7}, nil, mmGen(Int32))
-		w := mmView(rng, Int32, []int{7}, nil, mmGen(Int32))
-		dot, _ := empty(Int32, nil)
-		if err := MatmulInto(dot, v, w); err != nil {
-			t.Fatal(err)
-		}
-		mmCheck(t, dot, v, w)
 	})
+}
+
+// mmGuardedView returns a view of shape s in a random layout (stepped,
+// reversed, transposed) inside storage with a margin on both sides, every
+// storage element holding garbage (NaN, -1 or true).
+func mmGuardedView(rng *rand.Rand, dt dtype.DType, s []int) *Tensor {
+	const margin = 3
+	v := mmView(rng, dt, s, nil, mmGen(dt))
+	n := v.n + 2*margin
+	p, err := alloc(dt, n)
+	if err != nil {
+		panic(err)
+	}
+	out := &Tensor{dtype: dt, shape: v.shape, strides: v.strides, offset: v.offset + margin, storage: p, n: n}
+	for i := range n {
+		switch {
+		case dt == Bool:
+			mmSetRaw(out, i, true)
+		case dt.IsInteger():
+			mmSetRaw(out, i, int64(-1))
+		case dt.IsComplex():
+			mmSetRaw(out, i, cmplx.NaN())
+		default:
+			mmSetRaw(out, i, math.NaN())
+		}
+	}
+	return out
+}
+
+// mmAssertGuards checks that every storage element of out outside its view
+// still holds the garbage mmGuardedView put there.
+func mmAssertGuards(t *testing.T, out *Tensor) {
+	t.Helper()
+	inView := make(map[int]bool)
+	for _, o := range mmOffsets(out) {
+		inView[o] = true
+	}
+	all := mmRead(&Tensor{dtype: out.dtype, shape: []int{out.n}, strides: []int{1}, storage: out.storage, n: out.n})
+	for i, v := range all {
+		if inView[i] {
+			continue
+		}
+		if !(v.b || v.i == -1 || cmplx.IsNaN(v.c)) {
+			t.Fatalf("%v output %v: storage element %d outside the view was written: %v", out.dtype, out.shape, i, v)
+		}
+	}
 }
 
 func mmAssertSame(t *testing.T, got, want *Tensor) {
