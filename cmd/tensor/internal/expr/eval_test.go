@@ -247,3 +247,106 @@ func TestReserve(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEval evaluates arbitrary expressions over two small tensors with a
+// small memory budget: evaluation must return a value or an error, never
+// panic. Expressions with large numbers are skipped: they could build
+// huge broadcast views whose reductions run for minutes.
+func FuzzEval(f *testing.F) {
+	for _, s := range []string{
+		"mul(Tensor([[1, 2, 3], [4, 5, 6]]), 2)",
+		"F.prod(x, axis=(0, -1), keepdims=True)",
+		"x[1, ::2] @ y.mT",
+		"y[..., 0] * -2.5e-3",
+		"tensor([], dtype='int8') * 300",
+		"astype(x, bfloat16) * 2j",
+		"reshape(arange(6), (3, -1)).T[::-1]",
+		"broadcast_to(x, (2, 2, 3)).prod(axis=1)",
+		"matmul([1, 2], [[1], [2]])",
+		"full((2,), 7, dtype=uint64) * tensor([1], dtype=int8)",
+	} {
+		f.Add(s)
+	}
+	x, err := tensor.FromSlice([]int32{1, 2, 3, 4, 5, 6}, 2, 3)
+	if err != nil {
+		f.Fatal(err)
+	}
+	y, err := tensor.FromSlice([]float32{0.5, -1, 2, 3}, 2, 2)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		n, err := Parse(src)
+		if err != nil {
+			return
+		}
+		env := &Env{Vars: map[string]*tensor.Tensor{"x": x, "y": y}, MaxBytes: 1 << 16}
+		if Check(n, env.Bound) != nil || huge(n) {
+			return
+		}
+		v, err := env.Eval(n)
+		if err == nil {
+			if _, err := Format(v); err != nil {
+				var oe *tensor.OpError
+				if !errors.As(err, &oe) {
+					t.Fatalf("Format(Eval(%q)) error %v is not an OpError", src, err)
+				}
+			}
+		}
+	})
+}
+
+// huge reports whether n holds an integer literal above 10000, which
+// could make a broadcast view whose reduction takes minutes.
+func huge(n Node) bool {
+	found := false
+	var walk func(Node)
+	walk = func(n Node) {
+		if n == nil || found {
+			return
+		}
+		switch n := n.(type) {
+		case *IntLit:
+			v, err := parseInt(n.Text)
+			if i, ok := v.(int64); err != nil || !ok || i > 10000 || i < -10000 {
+				found = true
+			}
+		case *FloatLit:
+			found = math.Abs(n.Value) > 10000 || math.IsInf(n.Value, 0)
+		case *ListLit:
+			for _, e := range n.Elems {
+				walk(e)
+			}
+		case *TupleLit:
+			for _, e := range n.Elems {
+				walk(e)
+			}
+		case *Unary:
+			walk(n.X)
+		case *Binary:
+			walk(n.X)
+			walk(n.Y)
+		case *Attr:
+			walk(n.X)
+		case *Call:
+			walk(n.Fn)
+			for _, a := range n.Args {
+				walk(a)
+			}
+			for _, kw := range n.Kwargs {
+				walk(kw.Value)
+			}
+		case *Index:
+			walk(n.X)
+			for _, it := range n.Items {
+				walk(it)
+			}
+		case *Slice:
+			walk(n.Lo)
+			walk(n.Hi)
+			walk(n.Step)
+		}
+	}
+	walk(n)
+	return found
+}
