@@ -163,7 +163,7 @@ func TestMulSmallShapes(t *testing.T) {
 		rng := rand.New(rand.NewPCG(2, 3))
 		mr, nr := tileOf(typ)
 		trials := 400
-		if testing.Short() {
+		if quick() {
 			trials = 100
 		}
 		for range trials {
@@ -178,7 +178,7 @@ func TestMulSmallShapes(t *testing.T) {
 // TestMulLayouts runs a product spanning several blocks in every layout.
 func TestMulLayouts(t *testing.T) {
 	m, n, k := 300, 257, 513
-	if testing.Short() {
+	if quick() {
 		m, n, k = 70, 90, 400
 	}
 	forEachType(t, func(t *testing.T, typ string) {
@@ -261,6 +261,9 @@ func TestMulEveryKernel(t *testing.T) {
 	defer func() { kernelF32, kernelF64, kernelI32, kernelI64 = saved32, saved64, savedI, savedL }()
 	rng := rand.New(rand.NewPCG(18, 19))
 	shapes := [][3]int{{13, 33, 17}, {40, 70, 600}, {100, 300, 50}}
+	if quick() {
+		shapes = [][3]int{{13, 33, 17}, {25, 40, 400}}
+	}
 	for i := range f32 {
 		kernelF32, kernelF64, kernelI32 = f32[i], f64[i], i32[i]
 		kernelI64 = i64[min(i, len(i64)-1)]
@@ -274,3 +277,7 @@ func TestMulEveryKernel(t *testing.T) {
 		}
 	}
 }
+
+// quick reports whether tests should use their smaller sizes: with -short,
+// and under the race detector.
+func quick() bool { return testing.Short() || raceEnabled }
