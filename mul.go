@@ -183,7 +183,8 @@ func mulRun(out, a, b *Tensor, c DType) {
 	}
 	p := iter.NewPlan(out.shape, byteStrides(out, out.shape), byteStrides(a, out.shape), byteStrides(b, out.shape))
 	bases := []unsafe.Pointer{dataPointer(out), dataPointer(a), dataPointer(b)}
-	ewise.Execute(p, bases, ewise.Workers(n), func() iter.Kernel { return ewise.MulPromoted(c, dts) })
+	sizes := []int{out.dtype.Size(), a.dtype.Size(), b.dtype.Size()}
+	ewise.Execute(p, bases, sizes, ewise.Workers(n), func() iter.Kernel { return ewise.MulPromoted(c, dts) })
 }
 
 // flat reports whether t, as an operand of an n-element contiguous

@@ -818,18 +818,13 @@ func mpGoldenView(t *testing.T, x *Tensor, raw json.RawMessage) *Tensor {
 		if s < 0 && d > 0 {
 			v.offset += (d - 1) * v.strides[i]
 		}
-		v.shape[i] = (d + abs(s) - 1) / abs(s)
+		v.shape[i] = (d + mpAbs(s) - 1) / mpAbs(s)
 		v.strides[i] *= s
 	}
 	return v
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
+func mpAbs(x int) int { return max(x, -x) }
 
 func TestMulProdGolden(t *testing.T) {
 	raw, err := os.ReadFile("testdata/mul_prod_golden.json")
@@ -947,4 +942,67 @@ func FuzzMul(f *testing.F) {
 			mpCheckMul(t, got, a, b, c)
 		}
 	})
+}
+
+// ---- Benchmarks: the mul/ workloads of /work/shared/bench/workloads.json ----
+//
+// Each is named after its workload and reports the workload's byte count
+// (inputs read plus output written), so MB/s compares directly with the
+// peers' GB/s.
+
+func benchMul(b *testing.B, x, y *Tensor, bytes int64) {
+	b.SetBytes(bytes)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := Mul(x, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// mpBenchRand returns the peers' data: floats uniform in [0.9999, 1.0001),
+// so that long products neither overflow nor crawl through subnormals,
+// integers 1 or 2.
+func mpBenchRand(b *testing.B, seed uint64, dt DType, shp ...int) *Tensor {
+	lo, hi := 0.9999, 1.0001
+	if dt.IsInteger() {
+		lo, hi = 1, 3
+	}
+	x, err := Rand(seed, dt, lo, hi, shp...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return x
+}
+
+const n16M = 1 << 24
+
+func BenchmarkMulContig16MFloat32(b *testing.B) {
+	benchMul(b, mpBenchRand(b, 1, Float32, n16M), mpBenchRand(b, 2, Float32, n16M), 201326592)
+}
+
+func BenchmarkMulContig16MFloat64(b *testing.B) {
+	benchMul(b, mpBenchRand(b, 1, Float64, n16M), mpBenchRand(b, 2, Float64, n16M), 402653184)
+}
+
+func BenchmarkMulContig16MInt32(b *testing.B) {
+	benchMul(b, mpBenchRand(b, 1, Int32, n16M), mpBenchRand(b, 2, Int32, n16M), 201326592)
+}
+
+func BenchmarkMulOuter4096Float32(b *testing.B) {
+	benchMul(b, mpBenchRand(b, 1, Float32, 4096, 1), mpBenchRand(b, 2, Float32, 1, 4096), 67141632)
+}
+
+func BenchmarkMulRowBcast4096Float32(b *testing.B) {
+	benchMul(b, mpBenchRand(b, 1, Float32, 4096, 4096), mpBenchRand(b, 2, Float32, 4096), 134234112)
+}
+
+func BenchmarkMulTransposed4096Float32(b *testing.B) {
+	a := mpBenchRand(b, 1, Float32, 4096, 4096)
+	at := &Tensor{dtype: Float32, shape: []int{4096, 4096}, strides: []int{1, 4096}, storage: a.storage, n: a.n}
+	benchMul(b, at, mpBenchRand(b, 2, Float32, 4096, 4096), 201326592)
+}
+
+func BenchmarkMulPromote16MFloat32Int32(b *testing.B) {
+	benchMul(b, mpBenchRand(b, 1, Float32, n16M), mpBenchRand(b, 2, Int32, n16M), 201326592)
 }

@@ -503,3 +503,35 @@ func TestProdIntoAliasAndViews(t *testing.T) {
 	}
 	mpCheckProd(t, out, h, []bool{true, false})
 }
+
+// ---- Benchmarks: the prod/ workloads of /work/shared/bench/workloads.json ----
+
+func benchProd(b *testing.B, x *Tensor, bytes int64, opts ...ReduceOption) {
+	b.SetBytes(bytes)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := Prod(x, opts...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkProdAll16MFloat32(b *testing.B) {
+	benchProd(b, mpBenchRand(b, 1, Float32, n16M), 67108864)
+}
+
+func BenchmarkProdAxis0x4096Float32(b *testing.B) {
+	benchProd(b, mpBenchRand(b, 1, Float32, 4096, 4096), 67108864, Axis(0))
+}
+
+func BenchmarkProdAxis1x4096Float32(b *testing.B) {
+	benchProd(b, mpBenchRand(b, 1, Float32, 4096, 4096), 67108864, Axis(1))
+}
+
+func BenchmarkProdAll16MInt32(b *testing.B) {
+	benchProd(b, mpBenchRand(b, 1, Int32, n16M), 67108864)
+}
+
+func BenchmarkProdAxes02x256Float64(b *testing.B) {
+	benchProd(b, mpBenchRand(b, 1, Float64, 256, 256, 256), 134217728, Axis(0, 2))
+}

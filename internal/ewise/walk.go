@@ -73,14 +73,23 @@ func Walk(p *iter.Plan, bases []unsafe.Pointer, first, last int, k iter.Kernel, 
 	}
 }
 
-// Execute runs all of p, sharing the work among w goroutines when w > 1:
+// Execute runs all of p, whose operands have elements of the given
+// sizes, tiling it when its operands disagree about the order of the two
+// innermost dimensions (see tiling), sharing the work among w goroutines when w > 1:
 // a plan of several runs is split by runs, a plan of one run into parts of
 // that run aligned to 64 elements. newKernel is called once per goroutine,
 // so kernels with buffers are never shared. Every element is computed by
 // the same kernel code whatever w is, so the results do not depend on it.
-func Execute(p *iter.Plan, bases []unsafe.Pointer, w int, newKernel func() iter.Kernel) {
+func Execute(p *iter.Plan, bases []unsafe.Pointer, sizes []int, w int, newKernel func() iter.Kernel) {
 	runs := p.Runs()
 	if runs == 0 {
+		return
+	}
+	if t, ok := newTiling(p, sizes); ok {
+		Parallel(t.units, w, func(lo, hi int) {
+			var args Args
+			t.walk(bases, lo, hi, newKernel(), &args)
+		})
 		return
 	}
 	if w <= 1 {
@@ -147,3 +156,134 @@ func WalkChunk(p *iter.Plan, bases []unsafe.Pointer, c, size int, k iter.Kernel,
 		k(ptrs, strides, n)
 	}, args)
 }
+
+// Tile sizes, in elements: a tile is tileRows runs of tileCols elements.
+// A gathered operand is read tileRows elements (two cache lines of
+// float32) at a time down each column; the other operands are read in
+// runs of tileCols, long enough for the hardware prefetcher. The buffer
+// is at most 256 KiB (complex128), which stays in L2.
+const (
+	tileRows = 32
+	tileCols = 512
+)
+
+// tiling walks the two innermost dimensions of a plan in 2-D tiles. The
+// plan orders dimensions by its first operand (the output), so the
+// innermost dimension is the output's fastest; a transposed input then
+// strides through memory along every run, touching a new cache line per
+// element, and with a power-of-two row length all those lines fall into
+// the same few cache sets. Instead, each tile of such an operand is first
+// gathered into a small contiguous buffer, reading it along its own
+// memory order, and the runs of the tile then see contiguous operands.
+type tiling struct {
+	p          *iter.Plan
+	sizes      []int // element size of each operand
+	against    []bool
+	rows, cols int // sizes of the two innermost dimensions
+	blocks     int // row blocks per index of the outer dimensions
+	units      int // row blocks in all: outer indices × blocks
+}
+
+// newTiling returns the tiling of p, if p is worth tiling: some input
+// moves less along the second-innermost dimension than along the
+// innermost, and the dimensions are long enough to cut into tiles.
+func newTiling(p *iter.Plan, sizes []int) (tiling, bool) {
+	shp := p.Shape()
+	nd := len(shp)
+	if nd < 2 || shp[nd-1] < 2*tileCols || shp[nd-2] < 2*tileRows {
+		return tiling{}, false
+	}
+	t := tiling{p: p, sizes: sizes, against: make([]bool, len(sizes)), rows: shp[nd-2], cols: shp[nd-1]}
+	any := false
+	for op := 1; op < len(sizes); op++ {
+		st := p.Strides(op)
+		outer, inner := absInt(st[nd-2]), absInt(st[nd-1])
+		if outer != 0 && outer < inner {
+			t.against[op], any = true, true
+		}
+	}
+	t.blocks = (t.rows + tileRows - 1) / tileRows
+	t.units = p.Runs() / t.rows * t.blocks
+	return t, any
+}
+
+// walk does the row blocks numbered [first, last): unit u is row block
+// u % blocks of outer index u / blocks, done tile by tile.
+func (t tiling) walk(bases []unsafe.Pointer, first, last int, k iter.Kernel, args *Args) {
+	shp := t.p.Shape()
+	nd := len(shp)
+	nops := len(bases)
+	var bufs [maxOperands][]byte
+	for op, a := range t.against {
+		if a {
+			bufs[op] = make([]byte, tileRows*tileCols*t.sizes[op])
+		}
+	}
+	for u := first; u < last; u++ {
+		var off [maxOperands]int
+		rest := u / t.blocks
+		for d := nd - 3; d >= 0; d-- {
+			i := rest % shp[d]
+			rest /= shp[d]
+			for op := range nops {
+				off[op] += i * t.p.Strides(op)[d]
+			}
+		}
+		r0 := u % t.blocks * tileRows
+		r1 := min(r0+tileRows, t.rows)
+		for c0 := 0; c0 < t.cols; c0 += tileCols {
+			n := min(tileCols, t.cols-c0)
+			for op := range nops {
+				st := t.p.Strides(op)
+				corner := unsafe.Add(bases[op], off[op]+r0*st[nd-2]+c0*st[nd-1])
+				if t.against[op] {
+					gather(unsafe.Pointer(&bufs[op][0]), corner, st[nd-2], st[nd-1], r1-r0, n, t.sizes[op])
+				}
+			}
+			for r := r0; r < r1; r++ {
+				for op := range nops {
+					st := t.p.Strides(op)
+					if t.against[op] {
+						args.ptrs[op] = unsafe.Pointer(&bufs[op][(r-r0)*tileCols*t.sizes[op]])
+						args.strides[op] = t.sizes[op]
+					} else {
+						args.ptrs[op] = unsafe.Add(bases[op], off[op]+r*st[nd-2]+c0*st[nd-1])
+						args.strides[op] = st[nd-1]
+					}
+				}
+				k(args.ptrs[:nops], args.strides[:nops], n)
+			}
+		}
+	}
+}
+
+// gather copies a rows × cols block of elements of the given size, whose
+// element (r, c) is at src + r·rs + c·cs, into dst as rows of tileCols
+// elements, reading down the columns: the order in which the source lies
+// in memory.
+func gather(dst, src unsafe.Pointer, rs, cs, rows, cols, size int) {
+	switch size {
+	case 1:
+		gatherOf[uint8](dst, src, rs, cs, rows, cols)
+	case 2:
+		gatherOf[uint16](dst, src, rs, cs, rows, cols)
+	case 4:
+		gatherOf[uint32](dst, src, rs, cs, rows, cols)
+	case 8:
+		gatherOf[uint64](dst, src, rs, cs, rows, cols)
+	default:
+		gatherOf[[2]uint64](dst, src, rs, cs, rows, cols)
+	}
+}
+
+func gatherOf[T any](dst, src unsafe.Pointer, rs, cs, rows, cols int) {
+	d := run[T](dst, tileRows*tileCols)
+	for c := range cols {
+		col := unsafe.Add(src, c*cs)
+		for r := range rows {
+			d[r*tileCols+c] = *at[T](col, r, rs)
+		}
+	}
+}
+
+func absInt(x int) int { return max(x, -x) }
