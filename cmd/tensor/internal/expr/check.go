@@ -2,6 +2,8 @@ package expr
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/tensor-go/tensor/dtype"
@@ -219,8 +221,8 @@ func (c *checker) callee(n *Call) (fn *function, name string, receiver Node, err
 // underscores, the most common slip.
 func suggest(name string) string {
 	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "") }
-	for known := range functions {
-		if norm(known) == norm(name) {
+	for _, known := range slices.Sorted(maps.Keys(functions)) {
+		if norm(known) == norm(name) && !functions[known].methodOnly {
 			return fmt.Sprintf(" (did you mean '%s'?)", known)
 		}
 	}

@@ -41,6 +41,7 @@ func TestCheck(t *testing.T) {
 		{"size(x)", "name", 1},
 		{"F.size(x)", "call", 7}, // F is bound here: the method size of F takes no argument
 		{"np.size(x)", "name", 4},
+		{"TENSOR([1])", "name", 1},
 	}
 	for _, tc := range tests {
 		n, err := Parse(tc.src)
