@@ -36,6 +36,12 @@ func BenchmarkRun(b *testing.B) {
 			Run(unsafe.Pointer(&dst[0]), dtype.Float64, 8, unsafe.Pointer(&src[0]), dtype.Float32, 8, n/2)
 		}
 	})
+	b.Run("strided_float32_to_float16", func(b *testing.B) {
+		b.SetBytes(int64(n / 2 * 6))
+		for b.Loop() {
+			Run(unsafe.Pointer(&dst[0]), dtype.Float16, 2, unsafe.Pointer(&src[0]), dtype.Float32, 8, n/2)
+		}
+	})
 	b.Run("short_runs_float16_to_float32", func(b *testing.B) { // staging overhead
 		b.SetBytes(int64(n * 6))
 		for b.Loop() {

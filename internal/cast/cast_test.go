@@ -212,7 +212,7 @@ func TestStrides(t *testing.T) {
 	const n = chunk + 45
 	const guard = 64
 	const sentinel = 0xA5
-	strides := [][2]int{{1, 1}, {3, 2}, {-1, -1}, {0, 1}, {-2, 3}, {2, -3}, {0, -1}}
+	strides := [][2]int{{1, 1}, {3, 2}, {-1, -1}, {0, 1}, {-2, 3}, {2, -3}, {0, -1}, {3, 1}, {-2, 1}}
 	for _, st := range dtype.All {
 		elems := sample(st, n, rng)[:n*st.Size()]
 		for _, dt := range dtype.All {

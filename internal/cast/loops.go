@@ -135,8 +135,12 @@ func toComplex128(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int)
 
 // float16ToFloat32 and bfloat16ToFloat32 widen exactly.
 func float16ToFloat32(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int) {
-	if contiguous[float32, float16.Float16](ds, ss) {
+	switch {
+	case contiguous[float32, float16.Float16](ds, ss):
 		halfToFloat32(unsafe.Slice((*float32)(dst), n), unsafe.Slice((*uint16)(src), n))
+		return
+	case ds == 4 && n >= minGather:
+		gatherThen[uint16](dst, ds, src, ss, n, float16ToFloat32)
 		return
 	}
 	for i := range n {
@@ -157,8 +161,12 @@ func bfloat16ToFloat32(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n
 // float32ToFloat16 and float32ToBFloat16 round to nearest even, keeping
 // NaN a NaN.
 func float32ToFloat16(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int) {
-	if contiguous[float16.Float16, float32](ds, ss) {
+	switch {
+	case contiguous[float16.Float16, float32](ds, ss):
 		float32ToHalf(unsafe.Slice((*uint16)(dst), n), unsafe.Slice((*float32)(src), n))
+		return
+	case ds == 2 && n >= minGather:
+		gatherThen[uint32](dst, ds, src, ss, n, float32ToFloat16)
 		return
 	}
 	for i := range n {
@@ -222,6 +230,27 @@ type buffer [chunk]complex128
 // through function values, so a stack array would escape to the heap on
 // every call anyway.
 var buffers = sync.Pool{New: func() any { return new(buffer) }}
+
+// minGather is the strided run length from which the float16 kernels
+// gather the source into a buffer to reach their vector path: x448's
+// scalar conversions are branchy and cost more than the extra copy.
+const minGather = 16
+
+// gatherThen runs k on a strided source and contiguous destination by
+// copying chunks of the source (elements the size of S) into a buffer
+// first, so that k sees two contiguous runs.
+func gatherThen[S any](dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int, k kernel) {
+	buf := buffers.Get().(*buffer)
+	defer buffers.Put(buf)
+	mid := unsafe.Pointer(buf)
+	var s S
+	size := int(unsafe.Sizeof(s))
+	for done := 0; done < n; done += chunk {
+		m := min(chunk, n-done)
+		copyElems[S](mid, size, unsafe.Add(src, done*ss), ss, m)
+		k(unsafe.Add(dst, done*ds), ds, mid, size, m)
+	}
+}
 
 // staged composes two kernels through an intermediate of midSize bytes per
 // element: first converts from the source into the buffer, second from the
