@@ -672,7 +672,8 @@ func TestMulLargeThreaded(t *testing.T) {
 	mt := &Tensor{dtype: Float64, shape: []int{700, 300}, strides: []int{1, 700}, storage: m.storage, n: m.n}
 	m2 := mpRandom(rng, Float64, 700, 300)
 	row := mpRandom(rng, Float32, 300)
-	cases := [][2]*Tensor{{a, a}, {a, b}, {a, s}, {s, b}, {mt, m2}, {m2, row}, {mt, row}}
+	rev := &Tensor{dtype: Float32, shape: []int{n}, strides: []int{-1}, offset: n - 1, storage: a.storage, n: a.n}
+	cases := [][2]*Tensor{{a, a}, {a, b}, {b, a}, {a, s}, {s, b}, {mt, m2}, {m2, row}, {mt, row}, {rev, a}}
 	for _, c := range cases {
 		var results []*Tensor
 		for _, procs := range []int{1, 2} {
@@ -1005,4 +1006,44 @@ func BenchmarkMulTransposed4096Float32(b *testing.B) {
 
 func BenchmarkMulPromote16MFloat32Int32(b *testing.B) {
 	benchMul(b, mpBenchRand(b, 1, Float32, n16M), mpBenchRand(b, 2, Int32, n16M), 201326592)
+}
+
+func TestMulTiledTransposed(t *testing.T) {
+	// Shapes large enough for the tiled walk (two innermost dimensions of
+	// at least 2·32 × 2·512), not multiples of the tile, with an operand
+	// whose memory order is the transpose of the output's, for every
+	// element size, with one and two threads.
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, dt := range []DType{Bool, Int8, Float16, Float32, Float64, Complex128} {
+		shp := []int{2, 67, 1030}
+		base := mpRandom(rng, dt, 2, 1030, 67)
+		// a[i, j, k] = base[i, k, j]: transposed in its two inner dimensions,
+		// and reversed along the last one for good measure.
+		a := &Tensor{dtype: dt, shape: shp, strides: []int{1030 * 67, 1, -67}, offset: 1029 * 67, storage: base.storage, n: base.n}
+		b := mpRandom(rng, dt, shp...)
+		var results []*Tensor
+		for _, procs := range []int{1, 2} {
+			old := runtime.GOMAXPROCS(procs)
+			got, err := Mul(a, b)
+			runtime.GOMAXPROCS(old)
+			if err != nil {
+				t.Fatal(err)
+			}
+			results = append(results, got)
+		}
+		mpCheckMul(t, results[0], a, b, dt)
+		if !mpBytesEqual(results[0], results[1]) {
+			t.Errorf("%v: one and two threads differ", dt)
+		}
+		// Mixed dtypes through the same tiles: float32 × transposed int16.
+		if dt == Float32 {
+			ai := mpRandom(rng, Int16, 2, 1030, 67)
+			at := &Tensor{dtype: Int16, shape: shp, strides: []int{1030 * 67, 1, 67}, storage: ai.storage, n: ai.n}
+			got, err := Mul(b, at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mpCheckMul(t, got, b, at, Float32)
+		}
+	}
 }
