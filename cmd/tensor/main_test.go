@@ -245,6 +245,22 @@ func TestInfoFixtures(t *testing.T) {
 		"info", "int32_c.npy", "float64_f.npy", "int16_be.npy", "bool_0d.npy", "float64_empty2d.npy", "complex128_be_f.npy")
 }
 
+func TestInfoErrors(t *testing.T) {
+	dir := t.TempDir()
+	expect(t, dir, failed(errors.New("tensor: info: open missing.npy: no such file or directory")), "info", "missing.npy")
+	raw, err := os.ReadFile("../../npy/testdata/int32_c.npy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"short.npy": raw[:len(raw)-1], "long.npy": append(raw, 0)} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expect(t, dir, failed(errors.New("tensor: info: short.npy: malformed npy data: shape (2, 3) of int32 needs 24 data bytes, the file has 23")), "info", "short.npy")
+	expect(t, dir, failed(errors.New("tensor: info: long.npy: malformed npy data: shape (2, 3) of int32 needs 24 data bytes, the file has 25")), "info", "long.npy")
+}
+
 func TestPrecisionFlag(t *testing.T) {
 	dir := t.TempDir()
 	// 1.0001 rounds to 1 in TF32 (10 mantissa bits) but not in float32.
