@@ -25,6 +25,11 @@
 // silent wrap. Two Go numbers give a 0-d tensor of the default dtype:
 // Mul(1.0, 4.0) is a float32 4.0.
 //
+// Two Go integers whose product dtype would be int32 must fit in int32
+// (Mul(1<<40, 2) is an ErrValue error, not a silent int64); pass a typed
+// tensor such as ScalarOf(int64(1<<40)) to choose the dtype. Go types
+// defined on numbers (type celsius float64) are accepted as their kind.
+//
 // # Type promotion
 //
 // Tensor with tensor promotes by dtype alone, never by value (see
@@ -32,6 +37,18 @@
 // a float (int64 with float32 is float32), float16 with bfloat16 is
 // float32, and uint64 with a signed integer is an error because no integer
 // dtype holds both.
+//
+// # Conversions
+//
+// AsType and the into-forms convert as NumPy does: floats to integers
+// truncate toward zero; integers wrap to narrower integers; conversions
+// into float16 and bfloat16 round once to nearest even, even from float64
+// and 64-bit integers, and a NaN stays a NaN; complex to real drops the
+// imaginary part; anything to bool is x != 0. Where NumPy leaves a result
+// to the platform (NaN or an out-of-range float converted to an integer),
+// this library fixes one answer on every platform: the bit pattern 1<<63
+// wrapped to the destination width (int64 min for 64-bit integers, 0 for
+// narrower ones), which is what NumPy gives on x86-64 for int64.
 //
 // # Errors
 //
