@@ -139,6 +139,9 @@ func (c *COO[T]) ToDense(dst Dense[T]) {
 
 // zeroDense sets every element of d to +0.
 func zeroDense[T Number](d Dense[T]) {
+	if d.Rows == 0 || d.Cols == 0 {
+		return // Data may be too short to slice even an empty row from
+	}
 	for i := 0; i < d.Rows; i++ {
 		if d.CS == 1 {
 			clear(d.row(i))

@@ -15,6 +15,9 @@ func SpMM[T Number](a *CSR[T], b, c Dense[T], threads int) {
 	}
 	b.mustFit("SpMM operand")
 	c.mustShape("SpMM result", a.Rows, b.Cols)
+	if c.Rows == 0 || c.Cols == 0 {
+		return
+	}
 	n := int64(b.Cols)
 	// A row costs n to clear plus n per entry.
 	bounds := splitRows(a.Rows, threads, func(i int) int64 { return (a.RowPtr[i] + int64(i)) * n })
@@ -115,6 +118,9 @@ func DenseSpMM[T Number](a Dense[T], b *CSR[T], c Dense[T], threads int) {
 	}
 	a.mustFit("DenseSpMM operand")
 	c.mustShape("DenseSpMM result", a.Rows, b.Cols)
+	if c.Rows == 0 || c.Cols == 0 {
+		return
+	}
 	// Every row of a meets all of b.
 	perRow := int64(b.Nnz()) + int64(b.Rows) + int64(b.Cols)
 	bounds := splitRows(a.Rows, threads, func(i int) int64 { return int64(i) * perRow })
