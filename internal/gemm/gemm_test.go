@@ -11,12 +11,12 @@ import (
 type layout int
 
 const (
-	rowMajor  layout = iota
-	colMajor         // a transposed view
-	stepped          // every other row and column of a bigger array
-	reversed         // negative strides: rows and columns read backwards
-	broadcast        // CS = 0: every column is the same
-	upsideDown       // rows backwards (RS < 0), each row contiguous
+	rowMajor   layout = iota
+	colMajor          // a transposed view
+	stepped           // every other row and column of a bigger array
+	reversed          // negative strides: rows and columns read backwards
+	broadcast         // CS = 0: every column is the same
+	upsideDown        // rows backwards (RS < 0), each row contiguous
 	numLayouts
 )
 

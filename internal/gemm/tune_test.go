@@ -71,3 +71,14 @@ func BenchmarkTuneCopy(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(src)*8)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 }
+
+// BenchmarkTunePackA measures packing a 144×384 block of a row-major A
+// (2048 columns wide) into 12-row slivers.
+func BenchmarkTunePackA(b *testing.B) {
+	a := Matrix[float32]{ones[float32](2048 * 2048), 0, 2048, 1}
+	dst := make([]float32, 144*384)
+	for b.Loop() {
+		packA(dst, a, 0, 144, 0, 384, 12)
+	}
+	b.ReportMetric(float64(144*384)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gelem/s")
+}
