@@ -378,3 +378,76 @@ func checkOutside[T Number](t *testing.T, name string, d Dense[T], sentinel T) {
 		}
 	}
 }
+
+// TestSpGEMMWide covers results too wide for the bitmap to be worth
+// scanning (sorted lists instead) and too wide for a dense accumulator
+// at all (sorting accumulator). The reference adds the products in the
+// documented order, so float64 results must match it bit for bit.
+func TestSpGEMMWide(t *testing.T) {
+	defer func(old int64) { minWorkPerThread = old }(minWorkPerThread)
+	minWorkPerThread = 1
+	rng := rand.New(rand.NewPCG(5, 6))
+	gen := func(r *rand.Rand) float64 { return r.Float64()*2 - 1 }
+	for _, cols := range []int{5000, 1 << 17} {
+		a := randomCOO(rng, 6, 9, 20, gen).groupRows()
+		b := randomCOO(rng, 9, cols, 25, gen).groupRows()
+		want := map[[2]int64]float64{}
+		for i := 0; i < a.Rows; i++ {
+			for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
+				k := a.ColIdx[p]
+				for q := b.RowPtr[k]; q < b.RowPtr[k+1]; q++ {
+					key := [2]int64{int64(i), b.ColIdx[q]}
+					if _, ok := want[key]; !ok {
+						want[key] = 0
+					}
+					want[key] += a.Values[p] * b.Values[q]
+				}
+			}
+		}
+		for _, threads := range []int{1, 2, 4} {
+			got := SpGEMM(a, b, threads)
+			checkCanonical(t, "wide SpGEMM", got)
+			co := got.ToCOO()
+			if len(co.Values) != len(want) {
+				t.Fatalf("cols %d: %d entries, want %d", cols, len(co.Values), len(want))
+			}
+			for p, v := range co.Values {
+				w, ok := want[[2]int64{co.RowIdx[p], co.ColIdx[p]}]
+				if !ok || math.Float64bits(v) != math.Float64bits(w) {
+					t.Fatalf("cols %d threads %d: (%d,%d) = %v, want %v (present %v)", cols, threads, co.RowIdx[p], co.ColIdx[p], v, w, ok)
+				}
+			}
+		}
+	}
+}
+
+// TestShapePreconditionsPanic checks that a caller's shape mistake stops
+// the kernels before they write anything.
+func TestShapePreconditionsPanic(t *testing.T) {
+	a, _ := NewCSR(2, 3, []int64{0, 1, 2}, []int64{0, 2}, []float64{1, 2})
+	dense := func(rows, cols, size int) Dense[float64] {
+		return Dense[float64]{Data: make([]float64, size), RS: cols, CS: 1, Rows: rows, Cols: cols}
+	}
+	cases := map[string]func(){
+		"SpMM inner":           func() { SpMM(a, dense(4, 2, 8), dense(2, 2, 4), 1) },
+		"SpMM result shape":    func() { SpMM(a, dense(3, 2, 6), dense(2, 3, 6), 1) },
+		"SpMM operand short":   func() { SpMM(a, dense(3, 2, 5), dense(2, 2, 4), 1) },
+		"SpMM result short":    func() { SpMM(a, dense(3, 2, 6), dense(2, 2, 3), 1) },
+		"SpMM negative offset": func() { SpMM(a, dense(3, 2, 6), Dense[float64]{Data: make([]float64, 4), Off: 1, RS: -2, CS: 1, Rows: 2, Cols: 2}, 1) },
+		"DenseSpMM inner":      func() { DenseSpMM(dense(2, 2, 4), a, dense(2, 3, 6), 1) },
+		"DenseSpMM result":     func() { DenseSpMM(dense(1, 2, 2), a, dense(2, 3, 6), 1) },
+		"SpGEMM inner":         func() { SpGEMM(a, a, 1) },
+		"ToDense shape":        func() { a.ToDense(dense(3, 2, 6)) },
+		"negative shape":       func() { a.ToDense(Dense[float64]{Rows: -2, Cols: 3}) },
+	}
+	for name, call := range cases {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			call()
+		}()
+	}
+}

@@ -36,24 +36,49 @@ func SpGEMM[T Number](a, b *CSR[T], threads int) *CSR[T] {
 	}
 	bounds := splitRows(a.Rows, threads, func(i int) int64 { return products[i] + int64(i) })
 	parts := make([]spgemmPart[T], len(bounds)-1)
+	// When the products, which bound the entries, are in proportion to the
+	// inputs, every chunk writes straight into the result from its bound's
+	// offset (plus one spare slot per chunk, see denseAccumulator.row), and
+	// only the gaps that repeated columns leave need closing afterwards.
+	// Otherwise chunks grow their own buffers, concatenated at the end.
+	var cols []int64
+	var vals []T
+	inPlace := products[a.Rows] <= 8*int64(a.Nnz()+b.Nnz())+1024
+	if inPlace {
+		size := products[a.Rows] + int64(len(parts))
+		cols, vals = make([]int64, size), make([]T, size)
+		for t := range parts {
+			from, to := products[bounds[t]]+int64(t), products[bounds[t+1]]+int64(t)+1
+			parts[t] = spgemmPart[T]{cols: cols[from:from:to], vals: vals[from:from:to]}
+		}
+	}
 	rowNnz := make([]int64, a.Rows+1) // rowNnz[i+1] = entries of row i, then prefix-summed
 	runChunks(bounds, func(t, lo, hi int) {
-		parts[t] = spgemmRows(a, b, lo, hi, products[hi]-products[lo], rowNnz[lo+1:hi+1])
+		parts[t] = spgemmRows(a, b, lo, hi, products[hi]-products[lo], parts[t], rowNnz[lo+1:hi+1])
 	})
 	for i := 1; i <= a.Rows; i++ {
 		rowNnz[i] += rowNnz[i-1]
 	}
 	out := &CSR[T]{Rows: a.Rows, Cols: b.Cols, RowPtr: rowNnz, Sorted: true}
-	if len(parts) == 1 {
-		out.ColIdx, out.Values = parts[0].cols, parts[0].vals
-		return out
-	}
 	nnz := rowNnz[a.Rows]
-	out.ColIdx, out.Values = make([]int64, nnz), make([]T, nnz)
-	runChunks(bounds, func(t, lo, _ int) {
-		copy(out.ColIdx[rowNnz[lo]:], parts[t].cols)
-		copy(out.Values[rowNnz[lo]:], parts[t].vals)
-	})
+	switch {
+	case inPlace:
+		// Chunk t moves left onto the end of chunk t-1, so going in order
+		// never overwrites data still to be moved.
+		for t := 1; t < len(parts); t++ {
+			copy(cols[rowNnz[bounds[t]]:], parts[t].cols)
+			copy(vals[rowNnz[bounds[t]]:], parts[t].vals)
+		}
+		out.ColIdx, out.Values = cols[:nnz:nnz], vals[:nnz:nnz]
+	case len(parts) == 1:
+		out.ColIdx, out.Values = parts[0].cols, parts[0].vals
+	default:
+		out.ColIdx, out.Values = make([]int64, nnz), make([]T, nnz)
+		runChunks(bounds, func(t, lo, _ int) {
+			copy(out.ColIdx[rowNnz[lo]:], parts[t].cols)
+			copy(out.Values[rowNnz[lo]:], parts[t].vals)
+		})
+	}
 	return out
 }
 
@@ -63,14 +88,17 @@ type spgemmPart[T Number] struct {
 	vals []T
 }
 
-// spgemmRows computes rows [lo, hi) of a·b, which need work
-// multiplications, storing row lo+r's entry count in counts[r].
-func spgemmRows[T Number](a, b *CSR[T], lo, hi int, work int64, counts []int64) spgemmPart[T] {
-	// The entries number at most work and at most (hi-lo)·b.Cols; start
-	// from a guess in proportion to the inputs and let append grow it, so a
-	// product with heavy cancellation does not reserve its work in memory.
-	guess := min(work, int64(hi-lo)*int64(b.Cols), 8*int64(a.Nnz()+b.Nnz())+1024)
-	part := spgemmPart[T]{cols: make([]int64, 0, guess), vals: make([]T, 0, guess)}
+// spgemmRows appends rows [lo, hi) of a·b, which need work
+// multiplications, to part, storing row lo+r's entry count in counts[r].
+func spgemmRows[T Number](a, b *CSR[T], lo, hi int, work int64, part spgemmPart[T], counts []int64) spgemmPart[T] {
+	if part.cols == nil {
+		// The entries number at most work and at most (hi-lo)·b.Cols; start
+		// from a guess in proportion to the inputs and let append grow it,
+		// so a product with heavy cancellation does not reserve its work in
+		// memory.
+		guess := min(work, int64(hi-lo)*int64(b.Cols), 8*int64(a.Nnz()+b.Nnz())+1024)
+		part = spgemmPart[T]{cols: make([]int64, 0, guess), vals: make([]T, 0, guess)}
+	}
 	if b.Cols <= denseAccumulatorMin || int64(b.Cols) <= 4*work {
 		acc := newDenseAccumulator[T](b.Cols)
 		for i := lo; i < hi; i++ {
@@ -134,14 +162,23 @@ func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spg
 	// per entry, else sort the list of columns reached.
 	if span := hi>>6 - lo>>6 + 1; span <= 8*int64(len(cols)) {
 		// The bitmap holds exactly len(cols) bits: overwrite the list.
+		// Most words hold no bit or one, in no predictable pattern, so the
+		// first bit of each word is stored unconditionally (into a spare
+		// slot when the word is empty) and only further bits branch.
+		part.cols = slices.Grow(part.cols, 1)
+		buf := part.cols[start : start+len(cols)+1]
 		n := 0
 		for w := lo >> 6; w <= hi>>6; w++ {
-			for bits := seen[w]; bits != 0; bits &= bits - 1 {
-				cols[n] = w<<6 + int64(mathbits.TrailingZeros64(bits))
+			bits := seen[w]
+			seen[w] = 0
+			buf[n] = w<<6 + int64(mathbits.TrailingZeros64(bits))
+			n += int((bits | -bits) >> 63) // 1 when bits != 0
+			for bits &= bits - 1; bits != 0; bits &= bits - 1 {
+				buf[n] = w<<6 + int64(mathbits.TrailingZeros64(bits))
 				n++
 			}
-			seen[w] = 0
 		}
+		cols = part.cols[start:]
 	} else {
 		slices.Sort(cols)
 		for _, j := range cols {
