@@ -429,16 +429,18 @@ func TestShapePreconditionsPanic(t *testing.T) {
 		return Dense[float64]{Data: make([]float64, size), RS: cols, CS: 1, Rows: rows, Cols: cols}
 	}
 	cases := map[string]func(){
-		"SpMM inner":           func() { SpMM(a, dense(4, 2, 8), dense(2, 2, 4), 1) },
-		"SpMM result shape":    func() { SpMM(a, dense(3, 2, 6), dense(2, 3, 6), 1) },
-		"SpMM operand short":   func() { SpMM(a, dense(3, 2, 5), dense(2, 2, 4), 1) },
-		"SpMM result short":    func() { SpMM(a, dense(3, 2, 6), dense(2, 2, 3), 1) },
-		"SpMM negative offset": func() { SpMM(a, dense(3, 2, 6), Dense[float64]{Data: make([]float64, 4), Off: 1, RS: -2, CS: 1, Rows: 2, Cols: 2}, 1) },
-		"DenseSpMM inner":      func() { DenseSpMM(dense(2, 2, 4), a, dense(2, 3, 6), 1) },
-		"DenseSpMM result":     func() { DenseSpMM(dense(1, 2, 2), a, dense(2, 3, 6), 1) },
-		"SpGEMM inner":         func() { SpGEMM(a, a, 1) },
-		"ToDense shape":        func() { a.ToDense(dense(3, 2, 6)) },
-		"negative shape":       func() { a.ToDense(Dense[float64]{Rows: -2, Cols: 3}) },
+		"SpMM inner":         func() { SpMM(a, dense(4, 2, 8), dense(2, 2, 4), 1) },
+		"SpMM result shape":  func() { SpMM(a, dense(3, 2, 6), dense(2, 3, 6), 1) },
+		"SpMM operand short": func() { SpMM(a, dense(3, 2, 5), dense(2, 2, 4), 1) },
+		"SpMM result short":  func() { SpMM(a, dense(3, 2, 6), dense(2, 2, 3), 1) },
+		"SpMM negative offset": func() {
+			SpMM(a, dense(3, 2, 6), Dense[float64]{Data: make([]float64, 4), Off: 1, RS: -2, CS: 1, Rows: 2, Cols: 2}, 1)
+		},
+		"DenseSpMM inner":  func() { DenseSpMM(dense(2, 3, 6), a, dense(2, 3, 6), 1) },
+		"DenseSpMM result": func() { DenseSpMM(dense(1, 2, 2), a, dense(2, 3, 6), 1) },
+		"SpGEMM inner":     func() { SpGEMM(a, a, 1) },
+		"ToDense shape":    func() { a.ToDense(dense(3, 2, 6)) },
+		"negative shape":   func() { a.ToDense(Dense[float64]{Rows: -2, Cols: 3}) },
 	}
 	for name, call := range cases {
 		func() {
