@@ -2,32 +2,41 @@ package gemm
 
 import "sync"
 
-// job is one product C = A·B being computed by the blocked loops. The two
-// pack functions hide where the operands come from (a plain strided view of
-// T, or half-precision bits converted while packing).
+// job is one product C = A·B being computed by the blocked loops.
 type job[T Elem] struct {
 	kern    *kernel[T]
 	m, n, k int
-	packA   func(ws *workspace[T], dst []T, i0, mc, p0, kc int)
-	packB   func(ws *workspace[T], dst []T, p0, kc, j0, nc int)
-	c       Matrix[T]
-	// a is A itself when it is a plain view of T (not converted while
-	// packing); then a row-major A may be read in place.
-	a     Matrix[T]
-	plain bool
+	a, b, c Matrix[T]
+	// half, when set, supplies A and B instead of a and b: half-precision
+	// bits converted to float32 (T is then float32) while they are packed.
+	half *halfSource
 }
 
 // newJob describes C = A·B for plain strided operands of type T.
-func newJob[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T]) *job[T] {
-	return &job[T]{
-		kern: kern, m: m, n: n, k: k, c: c, a: a, plain: true,
-		packA: func(_ *workspace[T], dst []T, i0, mc, p0, kc int) {
-			packA(dst, a, i0, mc, p0, kc, kern.mr)
-		},
-		packB: func(_ *workspace[T], dst []T, p0, kc, j0, nc int) {
-			packB(dst, b, p0, kc, j0, nc, kern.nr)
-		},
+func newJob[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T]) job[T] {
+	return job[T]{kern: kern, m: m, n: n, k: k, a: a, b: b, c: c}
+}
+
+// packA packs rows [i0, i0+mc) and columns [p0, p0+kc) of A into dst.
+func (j *job[T]) packA(ws *workspace[T], dst []T, i0, mc, p0, kc int) {
+	if j.half != nil {
+		stage := ws.staging(len(dst))
+		packA(stage, j.half.a, i0, mc, p0, kc, j.kern.mr)
+		j.half.convert(any(dst).([]float32), stage)
+		return
 	}
+	packA(dst, j.a, i0, mc, p0, kc, j.kern.mr)
+}
+
+// packB packs rows [p0, p0+kc) and columns [j0, j0+nc) of B into dst.
+func (j *job[T]) packB(ws *workspace[T], dst []T, p0, kc, j0, nc int) {
+	if j.half != nil {
+		stage := ws.staging(len(dst))
+		packB(stage, j.half.b, p0, kc, j0, nc, j.kern.nr)
+		j.half.convert(any(dst).([]float32), stage)
+		return
+	}
+	packB(dst, j.b, p0, kc, j0, nc, j.kern.nr)
 }
 
 // minFlopsPerThread is the work below which another goroutine costs more
@@ -50,7 +59,8 @@ func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
 		mulSmall(small, m, n, k, a, b, c, opt.threads())
 		return
 	}
-	newJob(kern, m, n, k, a, b, c).parallel(opt.threads())
+	j := newJob(kern, m, n, k, a, b, c)
+	j.parallel(opt.threads())
 }
 
 // mulSmall runs a small kernel over rows of C split between goroutines.
@@ -76,16 +86,19 @@ func (j *job[T]) parallel(threads int) {
 		j.runPooled(0, j.m, 0, j.n)
 		return
 	}
+	// The goroutines share a copy, so that j itself (on the caller's stack
+	// in the common one-goroutine case) does not escape to the heap.
+	shared := *j
 	var wg sync.WaitGroup
 	if j.n >= j.m {
 		step := roundUp(ceilDiv(j.n, threads), j.kern.nr)
 		for j0 := 0; j0 < j.n; j0 += step {
-			wg.Go(func() { j.runPooled(0, j.m, j0, min(j0+step, j.n)) })
+			wg.Go(func() { shared.runPooled(0, j.m, j0, min(j0+step, j.n)) })
 		}
 	} else {
 		step := roundUp(ceilDiv(j.m, threads), j.kern.mr)
 		for i0 := 0; i0 < j.m; i0 += step {
-			wg.Go(func() { j.runPooled(i0, min(i0+step, j.m), 0, j.n) })
+			wg.Go(func() { shared.runPooled(i0, min(i0+step, j.m), 0, j.n) })
 		}
 	}
 	wg.Wait()
@@ -166,7 +179,7 @@ func (j *job[T]) macro(ws *workspace[T], ap, bp []T, ic, mc, jc, nc, kc int, acc
 // just as well (measured faster at 1024³ and 2048³ too, despite the
 // power-of-two strides mapping the rows to the same cache sets).
 func (j *job[T]) readAInPlace() bool {
-	return j.plain && j.kern.microRowA != nil && j.kern.round == nil && j.a.CS == 1
+	return j.half == nil && j.kern.microRowA != nil && j.kern.round == nil && j.a.CS == 1
 }
 
 // macroRowA is macro with A read in place for whole slivers; only an edge

@@ -26,7 +26,8 @@ func MulHalf(f HalfFormat, m, n, k int, a, b Matrix[uint16], c Matrix[float32], 
 		// As in mul: compute Cᵀ = Bᵀ·Aᵀ so C's rows are contiguous.
 		m, n, a, b, c = n, m, b.transpose(), a.transpose(), c.transpose()
 	}
-	newHalfJob(f, m, n, k, a, b, c).parallel(opt.threads())
+	j := newHalfJob(f, m, n, k, a, b, c)
+	j.parallel(opt.threads())
 }
 
 // MulHalfBatch is MulBatch for half-precision operands (see MulHalf).
@@ -50,25 +51,20 @@ func MulHalfBatch(f HalfFormat, batch, m, n, k int, a, b Matrix[uint16], c Matri
 	})
 }
 
-// newHalfJob describes C = A·B with A and B packed as half bits into the
-// workspace's staging buffer (reading any strides) and then converted into
-// the float32 packed block while it is still in cache.
-func newHalfJob(f HalfFormat, m, n, k int, a, b Matrix[uint16], c Matrix[float32]) *job[float32] {
-	kern := kernelF32
-	convert := halfConverter(f)
-	return &job[float32]{
-		kern: kern, m: m, n: n, k: k, c: c,
-		packA: func(ws *workspace[float32], dst []float32, i0, mc, p0, kc int) {
-			stage := ws.staging(len(dst))
-			packA(stage, a, i0, mc, p0, kc, kern.mr)
-			convert(dst, stage)
-		},
-		packB: func(ws *workspace[float32], dst []float32, p0, kc, j0, nc int) {
-			stage := ws.staging(len(dst))
-			packB(stage, b, p0, kc, j0, nc, kern.nr)
-			convert(dst, stage)
-		},
-	}
+// halfSource is where a half-precision job's operands come from: packA and
+// packB pack the bits into the workspace's staging buffer (reading any
+// strides) and convert them into the float32 packed block while it is in
+// cache.
+type halfSource struct {
+	a, b    Matrix[uint16]
+	convert func(dst []float32, src []uint16)
+}
+
+// newHalfJob describes C = A·B for half-precision A and B.
+func newHalfJob(f HalfFormat, m, n, k int, a, b Matrix[uint16], c Matrix[float32]) job[float32] {
+	j := newJob(kernelF32, m, n, k, Matrix[float32]{}, Matrix[float32]{}, c)
+	j.half = &halfSource{a, b, halfConverter(f)}
+	return j
 }
 
 // staging returns the workspace's half staging buffer with length n.

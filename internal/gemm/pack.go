@@ -60,6 +60,13 @@ func packB[T any](dst []T, b Matrix[T], p0, kc, j0, nc, nr int) {
 		base := b.Off + p0*b.RS + (j0+s*nr)*b.CS
 		if b.CS == 1 {
 			// Row-major: each row of the sliver is a contiguous run.
+			if cols == nr {
+				for p := 0; p < kc; p++ {
+					at := base + p*b.RS
+					copy(d[p*nr:p*nr+nr], b.Data[at:at+nr])
+				}
+				continue
+			}
 			for p := 0; p < kc; p++ {
 				at := base + p*b.RS
 				row := d[p*nr : p*nr+nr]
