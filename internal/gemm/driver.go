@@ -67,13 +67,9 @@ func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
 func mulSmall[T Elem](small smallKernel[T], m, n, k int, a, b, c Matrix[T], threads int) {
 	zero := []int{0}
 	threads = max(1, min(threads, m*n*k/minFlopsPerThread))
-	step := ceilDiv(m, threads)
-	var wg sync.WaitGroup
-	for i0 := 0; i0 < m; i0 += step {
-		rows := min(step, m-i0)
-		wg.Go(func() { small(rows, n, k, a.shift(i0, 0), b, c.shift(i0, 0), zero, zero, zero) })
-	}
-	wg.Wait()
+	split(m, threads, func(i0, i1 int) {
+		small(i1-i0, n, k, a.shift(i0, 0), b, c.shift(i0, 0), zero, zero, zero)
+	})
 }
 
 // parallel splits C into up to threads rectangles along its longer side (in
@@ -86,19 +82,16 @@ func (j *job[T]) parallel(threads int) {
 		j.runPooled(0, j.m, 0, j.n)
 		return
 	}
-	// The goroutines share a copy, so that j itself (on the caller's stack
-	// in the common one-goroutine case) does not escape to the heap.
-	shared := *j
 	var wg sync.WaitGroup
 	if j.n >= j.m {
 		step := roundUp(ceilDiv(j.n, threads), j.kern.nr)
 		for j0 := 0; j0 < j.n; j0 += step {
-			wg.Go(func() { shared.runPooled(0, j.m, j0, min(j0+step, j.n)) })
+			wg.Go(func() { j.runPooled(0, j.m, j0, min(j0+step, j.n)) })
 		}
 	} else {
 		step := roundUp(ceilDiv(j.m, threads), j.kern.mr)
 		for i0 := 0; i0 < j.m; i0 += step {
-			wg.Go(func() { shared.runPooled(i0, min(i0+step, j.m), 0, j.n) })
+			wg.Go(func() { j.runPooled(i0, min(i0+step, j.m), 0, j.n) })
 		}
 	}
 	wg.Wait()
