@@ -14,6 +14,9 @@ import (
 // count from the end. A wrong count or an index outside the tensor is an
 // ErrIndex error.
 func (t *Tensor) At(idx ...int) (any, error) {
+	if err := requireStrided("at", t); err != nil {
+		return nil, err
+	}
 	if len(idx) != len(t.shape) {
 		return nil, opErr("at", ErrIndex, "%d indices for a tensor of %d dimensions %s", len(idx), len(t.shape), shape.String(t.shape))
 	}
@@ -34,6 +37,9 @@ func (t *Tensor) At(idx ...int) (any, error) {
 // Item returns the only element of a tensor of size 1, whatever its rank.
 // Other sizes are an ErrValue error.
 func (t *Tensor) Item() (any, error) {
+	if err := requireStrided("item", t); err != nil {
+		return nil, err
+	}
 	if n := t.Size(); n != 1 {
 		return nil, opErr("item", ErrValue, "only a tensor of one element has an item, not shape %s", shape.String(t.shape))
 	}
@@ -83,6 +89,9 @@ func (t *Tensor) elementAt(pos int) any {
 // uint64 are interchangeable on 64-bit platforms); otherwise it is an
 // ErrDType error and t must first be converted with AsType.
 func ToSlice[T Element](t *Tensor) ([]T, error) {
+	if err := requireStrided("to_slice", t); err != nil {
+		return nil, err
+	}
 	if want := dtypeOf[T](); want != t.dtype {
 		var zero T
 		return nil, opErr("to_slice", ErrDType, "cannot read %v elements as %T; convert with AsType(%v) first", t.dtype, zero, want)

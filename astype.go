@@ -28,6 +28,9 @@ func (t *Tensor) AsType(dt DType) (*Tensor, error) {
 	if t == nil {
 		return nil, opErr("astype", ErrValue, "nil *Tensor")
 	}
+	if t.layout != Strided {
+		return t.sparseAsType(dt) // the values convert; the pattern is kept
+	}
 	if !dt.Valid() {
 		return nil, opErr("astype", ErrDType, "invalid dtype %v", dt)
 	}

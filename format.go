@@ -29,6 +29,9 @@ func (t *Tensor) String() string {
 	if t == nil {
 		return "<nil>"
 	}
+	if t.layout != Strided {
+		return t.sparseString() // sparse.go
+	}
 	var b strings.Builder
 	b.WriteString("Tensor(")
 	b.WriteString(t.body())

@@ -35,6 +35,9 @@ import (
 // broadcast batches are read in place, never materialised. The result is a
 // new contiguous tensor.
 func Matmul(a, b *Tensor, opts ...MatmulOption) (*Tensor, error) {
+	if hasSparse(a, b) {
+		return matmulSparse(a, b, opts) // sparse_matmul.go
+	}
 	p, err := planMatmul(a, b, opts)
 	if err != nil {
 		return nil, err
@@ -57,6 +60,9 @@ func Matmul(a, b *Tensor, opts ...MatmulOption) (*Tensor, error) {
 // held before is overwritten, even with K = 0. An out whose elements
 // overlap each other (a broadcast view) is an ErrLayout error.
 func MatmulInto(out, a, b *Tensor, opts ...MatmulOption) error {
+	if hasSparse(out, a, b) {
+		return matmulSparseInto(out, a, b, opts) // sparse_matmul.go
+	}
 	p, err := planMatmul(a, b, opts)
 	if err != nil {
 		return err

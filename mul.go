@@ -20,6 +20,9 @@ import (
 // Two Go numbers give a 0-d tensor of the default dtype of their kind:
 // Mul(1.0, 4.0) is a float32 4.
 func Mul(x, y any) (*Tensor, error) {
+	if isSparse(x) || isSparse(y) {
+		return mulSparse(x, y) // sparse_mul.go
+	}
 	a, b, dt, err := binaryOperands("mul", x, y)
 	if err != nil {
 		return nil, err
@@ -42,6 +45,9 @@ func Mul(x, y any) (*Tensor, error) {
 // may be one of the operands, for an in-place x *= y; if it overlaps an
 // operand in any other way, the product is computed into a temporary first.
 func MulInto(out *Tensor, x, y any) error {
+	if err := requireStrided("mul", out, x, y); err != nil {
+		return err // a sparse product is sparse: use Mul
+	}
 	if out == nil {
 		return opErr("mul", ErrValue, "nil output tensor")
 	}

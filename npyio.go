@@ -138,6 +138,9 @@ func toArray(op string, t *Tensor) (*npy.Array, error) {
 	if t == nil {
 		return nil, opErr(op, ErrValue, "nil tensor")
 	}
+	if err := requireStrided(op, t); err != nil {
+		return nil, err // SaveSparseNPZ writes SciPy's sparse format
+	}
 	if t.dtype == BFloat16 {
 		return nil, opErr(op, ErrDType, "NumPy has no bfloat16; cast to float32 first with AsType(Float32)")
 	}

@@ -46,6 +46,9 @@ func KeepDims(keep bool) ReduceOption {
 // alone, so the result is the same bit for bit on every run and with any
 // number of threads.
 func Prod(x *Tensor, opts ...ReduceOption) (*Tensor, error) {
+	if err := requireStrided("prod", x); err != nil {
+		return nil, err
+	}
 	mask, s, err := prodShape(x, opts)
 	if err != nil {
 		return nil, err
@@ -63,6 +66,9 @@ func Prod(x *Tensor, opts ...ReduceOption) (*Tensor, error) {
 // cast into (an integer product into a float output is allowed, a float
 // product into an integer output is an ErrDType).
 func ProdInto(out, x *Tensor, opts ...ReduceOption) error {
+	if err := requireStrided("prod", out, x); err != nil {
+		return err
+	}
 	if out == nil {
 		return opErr("prod", ErrValue, "nil output tensor")
 	}

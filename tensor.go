@@ -55,7 +55,9 @@ type Tensor struct {
 	strides []int // in elements; 0 for broadcast dimensions, negative for reversed views
 	offset  int   // element index of the first element within storage
 	storage unsafe.Pointer
-	n       int // number of elements in storage
+	n       int         // number of elements in storage
+	layout  Layout      // Strided, or a sparse layout (see sparse.go)
+	sparse  *sparseData // the parts of a sparse tensor; nil when strided
 }
 
 // maxBytes bounds a single allocation, so that a bad shape fails with an
@@ -110,9 +112,16 @@ func (t *Tensor) Size() int { return shape.MustSize(t.shape) }
 // Device returns the device the tensor lives on; always "xpux:0".
 func (t *Tensor) Device() string { return Device }
 
+// Layout returns how the tensor stores its elements: Strided, SparseCOO or
+// SparseCSR.
+func (t *Tensor) Layout() Layout { return t.layout }
+
 // IsContiguous reports whether the elements lie in row-major order with no
 // gaps, so that the tensor's elements are one contiguous run of storage.
 func (t *Tensor) IsContiguous() bool {
+	if t.layout != Strided {
+		return false // a sparse tensor has no strided elements at all
+	}
 	step := 1
 	for i := len(t.shape) - 1; i >= 0; i-- {
 		if t.shape[i] == 1 {

@@ -23,6 +23,9 @@ func (t *Tensor) view(shape, strides []int, offset int) *Tensor {
 // (a transposed matrix can gain unit dimensions but not be flattened);
 // otherwise it is a contiguous copy.
 func (t *Tensor) Reshape(newShape ...int) (*Tensor, error) {
+	if err := requireStrided("reshape", t); err != nil {
+		return nil, err
+	}
 	const op = "reshape"
 	target, err := inferShape(newShape, t.Size())
 	if err != nil {
@@ -133,6 +136,9 @@ func reshapeStrides(oldShape, oldStrides, newShape []int) ([]int, bool) {
 // Transpose returns the view of t with its axes reversed (the matrix
 // transpose for 2-D tensors; 0-d and 1-d tensors come back unchanged).
 func (t *Tensor) Transpose() *Tensor {
+	if t.layout != Strided {
+		return t.sparseTranspose() // a sparse tensor in its own layout
+	}
 	n := len(t.shape)
 	s, st := make([]int, n), make([]int, n)
 	for i := range n {
@@ -145,6 +151,9 @@ func (t *Tensor) Transpose() *Tensor {
 // axes[i]. The axes must name every dimension once; negative axes count from
 // the end. Otherwise it is an ErrAxis error.
 func (t *Tensor) Permute(axes ...int) (*Tensor, error) {
+	if err := requireStrided("permute", t); err != nil {
+		return nil, err
+	}
 	const op = "permute"
 	n := len(t.shape)
 	if len(axes) != n {
@@ -169,6 +178,9 @@ func (t *Tensor) Permute(axes ...int) (*Tensor, error) {
 // MT returns the view of t with its last two dimensions swapped: the
 // transpose of each matrix in a batch. It needs at least two dimensions.
 func (t *Tensor) MT() (*Tensor, error) {
+	if err := requireStrided("mT", t); err != nil {
+		return nil, err
+	}
 	n := len(t.shape)
 	if n < 2 {
 		return nil, opErr("mT", ErrAxis, "needs at least 2 dimensions, got shape %s", shape.String(t.shape))
@@ -184,6 +196,9 @@ func (t *Tensor) MT() (*Tensor, error) {
 // leading dimensions and stretched dimensions of size 1 get stride 0, so
 // all their positions share the same elements.
 func (t *Tensor) BroadcastTo(to ...int) (*Tensor, error) {
+	if err := requireStrided("broadcast_to", t); err != nil {
+		return nil, err
+	}
 	const op = "broadcast_to"
 	if _, err := shape.Size(to); err != nil {
 		return nil, wrapErr(op, err)
@@ -198,6 +213,9 @@ func (t *Tensor) BroadcastTo(to ...int) (*Tensor, error) {
 // Contiguous returns t itself when its elements are already one row-major
 // run of storage, and otherwise a contiguous copy.
 func (t *Tensor) Contiguous() (*Tensor, error) {
+	if err := requireStrided("contiguous", t); err != nil {
+		return nil, err
+	}
 	if t.IsContiguous() {
 		return t, nil
 	}
@@ -206,6 +224,9 @@ func (t *Tensor) Contiguous() (*Tensor, error) {
 
 // Clone returns a contiguous copy of t that shares nothing with it.
 func (t *Tensor) Clone() (*Tensor, error) {
+	if err := requireStrided("clone", t); err != nil {
+		return nil, err
+	}
 	return t.copyContiguous("clone")
 }
 
@@ -360,6 +381,9 @@ func (r Range) resolve(n int) (first, count, step int, err error) {
 // slice bounds are clamped as in Python; an out-of-range Index or more
 // ranges than dimensions is an ErrIndex error.
 func (t *Tensor) Slice(ranges ...Range) (*Tensor, error) {
+	if err := requireStrided("slice", t); err != nil {
+		return nil, err
+	}
 	const op = "slice"
 	if len(ranges) > len(t.shape) {
 		return nil, opErr(op, ErrIndex, "%d ranges for a tensor of %d dimensions %s", len(ranges), len(t.shape), shape.String(t.shape))
@@ -391,6 +415,9 @@ func (t *Tensor) Slice(ranges ...Range) (*Tensor, error) {
 // 1 when no axis is given. Naming a dimension whose size is not 1 is an
 // ErrShape error; an axis out of range or repeated is an ErrAxis error.
 func (t *Tensor) Squeeze(axes ...int) (*Tensor, error) {
+	if err := requireStrided("squeeze", t); err != nil {
+		return nil, err
+	}
 	const op = "squeeze"
 	drop := make([]bool, len(t.shape))
 	if len(axes) == 0 {
@@ -422,6 +449,9 @@ func (t *Tensor) Squeeze(axes ...int) (*Tensor, error) {
 // position axis of the result, which may be negative: -1 appends it.
 // An axis outside [-ndim-1, ndim] is an ErrAxis error.
 func (t *Tensor) ExpandDims(axis int) (*Tensor, error) {
+	if err := requireStrided("expand_dims", t); err != nil {
+		return nil, err
+	}
 	n := len(t.shape)
 	ax, err := shape.NormalizeAxis(axis, n+1)
 	if err != nil {
