@@ -157,20 +157,21 @@ func WalkChunk(p *iter.Plan, bases []unsafe.Pointer, c, size int, k iter.Kernel,
 	}, args)
 }
 
-// Tile sizes, in elements: a tile is tileRows runs of tileCols elements.
-// A gathered operand is read tileRows elements (eight cache lines of
-// float32) at a time down each column, the other operands in runs of
-// tileCols; measured on 4096×4096 float32, square tiles of 128 beat both
-// flatter (32×512) and taller (256×64) ones. The buffer is at most
-// 288 KiB (complex128), which stays in L2.
-const (
-	tileRows = 128
-	tileCols = 128
-	// tilePitch is the distance between the rows of a gather buffer. It is
-	// not a power of two: with one, the column-wise writes of a gather
-	// would all land in the same few L1 sets and evict each other.
-	tilePitch = tileCols + 16
+// The tile of a tiled walk: at most tileBytes/size runs (512 for float32)
+// of at most tileCols elements, where size is the largest element size of
+// the gathered operands, so that a gather buffer holds about 1 MiB: half
+// an L2. Measured on 4096×4096 float32, 512×512 tiles beat square tiles of
+// 128 and 256, flatter ones (32×512, 64×1024) and taller ones (256×64,
+// 1024×512): every operand is then read in pieces of 2 KiB, a gathered
+// one down its columns. Variables so that tests can shrink them.
+var (
+	tileBytes = 2048
+	tileCols  = 512
 )
+
+// minTiled is the least length of the two innermost dimensions for which
+// tiling pays.
+const minTiled = 32
 
 // tiling walks the two innermost dimensions of a plan in 2-D tiles. The
 // plan orders dimensions by its first operand (the output), so the
@@ -178,13 +179,15 @@ const (
 // strides through memory along every run, touching a new cache line per
 // element, and with a power-of-two row length all those lines fall into
 // the same few cache sets. Instead, each tile of such an operand is first
-// gathered into a small contiguous buffer, reading it along its own
-// memory order, and the runs of the tile then see contiguous operands.
+// gathered into a contiguous buffer, reading it along its own memory
+// order, and the runs of the tile then see contiguous operands.
 type tiling struct {
 	p          *iter.Plan
 	sizes      []int // element size of each operand
 	against    []bool
 	rows, cols int // sizes of the two innermost dimensions
+	tr, tc     int // tile size: tr runs of tc elements
+	pitch      int // elements between the rows of a gather buffer
 	blocks     int // row blocks per index of the outer dimensions
 	units      int // row blocks in all: outer indices × blocks
 }
@@ -195,21 +198,31 @@ type tiling struct {
 func newTiling(p *iter.Plan, sizes []int) (tiling, bool) {
 	shp := p.Shape()
 	nd := len(shp)
-	if nd < 2 || shp[nd-1] < 2*tileCols || shp[nd-2] < 2*tileRows {
+	if nd < 2 || shp[nd-1] < minTiled || shp[nd-2] < minTiled {
 		return tiling{}, false
 	}
 	t := tiling{p: p, sizes: sizes, against: make([]bool, len(sizes)), rows: shp[nd-2], cols: shp[nd-1]}
-	any := false
+	widest := 0
 	for op := 1; op < len(sizes); op++ {
 		st := p.Strides(op)
 		outer, inner := absInt(st[nd-2]), absInt(st[nd-1])
 		if outer != 0 && outer < inner {
-			t.against[op], any = true, true
+			t.against[op] = true
+			widest = max(widest, sizes[op])
 		}
 	}
-	t.blocks = (t.rows + tileRows - 1) / tileRows
+	if widest == 0 {
+		return tiling{}, false
+	}
+	t.tr = min(t.rows, max(1, tileBytes/widest))
+	t.tc = min(t.cols, tileCols)
+	// A pitch that is not a multiple of a large power of two: with one,
+	// the column-wise writes of a gather would all land in the same few
+	// L1 sets and evict each other.
+	t.pitch = t.tc + 16
+	t.blocks = (t.rows + t.tr - 1) / t.tr
 	t.units = p.Runs() / t.rows * t.blocks
-	return t, any
+	return t, true
 }
 
 // walk does the row blocks numbered [first, last): unit u is row block
@@ -221,7 +234,7 @@ func (t tiling) walk(bases []unsafe.Pointer, first, last int, k iter.Kernel, arg
 	var bufs [maxOperands][]byte
 	for op, a := range t.against {
 		if a {
-			bufs[op] = make([]byte, tileRows*tilePitch*t.sizes[op])
+			bufs[op] = make([]byte, t.tr*t.pitch*t.sizes[op])
 		}
 	}
 	for u := first; u < last; u++ {
@@ -234,22 +247,22 @@ func (t tiling) walk(bases []unsafe.Pointer, first, last int, k iter.Kernel, arg
 				off[op] += i * t.p.Strides(op)[d]
 			}
 		}
-		r0 := u % t.blocks * tileRows
-		r1 := min(r0+tileRows, t.rows)
-		for c0 := 0; c0 < t.cols; c0 += tileCols {
-			n := min(tileCols, t.cols-c0)
+		r0 := u % t.blocks * t.tr
+		r1 := min(r0+t.tr, t.rows)
+		for c0 := 0; c0 < t.cols; c0 += t.tc {
+			n := min(t.tc, t.cols-c0)
 			for op := range nops {
 				st := t.p.Strides(op)
 				corner := unsafe.Add(bases[op], off[op]+r0*st[nd-2]+c0*st[nd-1])
 				if t.against[op] {
-					gather(unsafe.Pointer(&bufs[op][0]), corner, st[nd-2], st[nd-1], r1-r0, n, t.sizes[op])
+					gather(unsafe.Pointer(&bufs[op][0]), corner, st[nd-2], st[nd-1], r1-r0, n, t.pitch, t.sizes[op])
 				}
 			}
 			for r := r0; r < r1; r++ {
 				for op := range nops {
 					st := t.p.Strides(op)
 					if t.against[op] {
-						args.ptrs[op] = unsafe.Pointer(&bufs[op][(r-r0)*tilePitch*t.sizes[op]])
+						args.ptrs[op] = unsafe.Pointer(&bufs[op][(r-r0)*t.pitch*t.sizes[op]])
 						args.strides[op] = t.sizes[op]
 					} else {
 						args.ptrs[op] = unsafe.Add(bases[op], off[op]+r*st[nd-2]+c0*st[nd-1])
@@ -263,30 +276,30 @@ func (t tiling) walk(bases []unsafe.Pointer, first, last int, k iter.Kernel, arg
 }
 
 // gather copies a rows × cols block of elements of the given size, whose
-// element (r, c) is at src + r·rs + c·cs, into dst as rows of tileCols
-// elements, reading down the columns: the order in which the source lies
-// in memory.
-func gather(dst, src unsafe.Pointer, rs, cs, rows, cols, size int) {
+// element (r, c) is at src + r·rs + c·cs, into dst as rows pitch elements
+// apart, reading down the columns: the order in which the source lies in
+// memory.
+func gather(dst, src unsafe.Pointer, rs, cs, rows, cols, pitch, size int) {
 	switch size {
 	case 1:
-		gatherOf[uint8](dst, src, rs, cs, rows, cols)
+		gatherOf[uint8](dst, src, rs, cs, rows, cols, pitch)
 	case 2:
-		gatherOf[uint16](dst, src, rs, cs, rows, cols)
+		gatherOf[uint16](dst, src, rs, cs, rows, cols, pitch)
 	case 4:
-		gatherOf[uint32](dst, src, rs, cs, rows, cols)
+		gatherOf[uint32](dst, src, rs, cs, rows, cols, pitch)
 	case 8:
-		gatherOf[uint64](dst, src, rs, cs, rows, cols)
+		gatherOf[uint64](dst, src, rs, cs, rows, cols, pitch)
 	default:
-		gatherOf[[2]uint64](dst, src, rs, cs, rows, cols)
+		gatherOf[[2]uint64](dst, src, rs, cs, rows, cols, pitch)
 	}
 }
 
-func gatherOf[T any](dst, src unsafe.Pointer, rs, cs, rows, cols int) {
+func gatherOf[T any](dst, src unsafe.Pointer, rs, cs, rows, cols, pitch int) {
 	size := int(unsafe.Sizeof(*new(T)))
 	for c := range cols {
 		from, to := unsafe.Add(src, c*cs), unsafe.Add(dst, c*size)
 		for r := range rows {
-			*at[T](to, r, tilePitch*size) = *at[T](from, r, rs)
+			*at[T](to, r, pitch*size) = *at[T](from, r, rs)
 		}
 	}
 }
