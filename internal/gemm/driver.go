@@ -175,31 +175,44 @@ func (j *job[T]) readAInPlace() bool {
 	return j.half == nil && j.kern.microRowA != nil && j.kern.round == nil && j.a.CS == 1
 }
 
-// macroRowA is macro with A read in place for whole slivers; only an edge
-// sliver of fewer than mr rows is packed (padded) first.
+// macroRowA is macro with A read in place. Full slivers use microRowA; the
+// rows left below the last one go four at a time through microRowA4 when
+// the kernel has it, and the last one to three are packed (padded) and go
+// through micro.
 func (j *job[T]) macroRowA(ws *workspace[T], bp []T, ic, mc, jc, nc, pc, kc int) {
-	kern, a, c := j.kern, j.a, j.c
-	mr, nr := kern.mr, kern.nr
-	accumulate := pc > 0
-	for ir := 0; ir < mc; ir += mr {
-		rows := min(mr, mc-ir)
-		if rows < mr {
-			ap := ws.a[:mr*kc]
+	kern := j.kern
+	for ir := 0; ir < mc; {
+		rows := min(kern.mr, mc-ir)
+		switch {
+		case rows == kern.mr:
+			j.rowsInPlace(ws, kern.microRowA, kern.mr, bp, ic+ir, jc, nc, pc, kc)
+		case rows >= 4 && kern.microRowA4 != nil:
+			rows = 4
+			j.rowsInPlace(ws, kern.microRowA4, 4, bp, ic+ir, jc, nc, pc, kc)
+		default:
+			ap := ws.a[:kern.mr*kc]
 			j.packA(ws, ap, ic+ir, rows, pc, kc)
-			j.macro(ws, ap, bp, ic+ir, rows, jc, nc, kc, accumulate)
+			j.macro(ws, ap, bp, ic+ir, rows, jc, nc, kc, pc > 0)
+		}
+		ir += rows
+	}
+}
+
+// rowsInPlace computes the mr rows of C from row i across the nc columns
+// at jc, reading those rows of A in place with micro (an mr-row kernel).
+func (j *job[T]) rowsInPlace(ws *workspace[T], micro microKernelRowA[T], mr int, bp []T, i, jc, nc, pc, kc int) {
+	a, c, nr := j.a, j.c, j.kern.nr
+	accumulate := pc > 0
+	ar := &a.Data[a.Off+i*a.RS+pc]
+	for jr := 0; jr < nc; jr += nr {
+		b := &bp[jr*kc]
+		cols := min(nr, nc-jr)
+		if cols == nr && c.CS == 1 {
+			micro(kc, ar, b, &c.Data[c.Off+i*c.RS+jc+jr], c.RS, a.RS, accumulate)
 			continue
 		}
-		ar := &a.Data[a.Off+(ic+ir)*a.RS+pc]
-		for jr := 0; jr < nc; jr += nr {
-			b := &bp[jr*kc]
-			cols := min(nr, nc-jr)
-			if cols == nr && c.CS == 1 {
-				kern.microRowA(kc, ar, b, &c.Data[c.Off+(ic+ir)*c.RS+jc+jr], c.RS, a.RS, accumulate)
-				continue
-			}
-			kern.microRowA(kc, ar, b, &ws.tile[0], nr, a.RS, false)
-			mergeTile(c.shift(ic+ir, jc+jr), rows, cols, ws.tile, nr, accumulate)
-		}
+		micro(kc, ar, b, &ws.tile[0], nr, a.RS, false)
+		mergeTile(c.shift(i, jc+jr), mr, cols, ws.tile, nr, accumulate)
 	}
 }
 

@@ -42,6 +42,9 @@ type kernel[T Elem] struct {
 	micro  microKernel[T]
 	// microRowA, when set, is the in-place-A variant of micro.
 	microRowA microKernelRowA[T]
+	// microRowA4, when set, is microRowA for 4-row tiles: it computes the
+	// rows left below the last full tile without padding them to mr.
+	microRowA4 microKernelRowA[T]
 	// round, when set, is applied to every packed block (TF32 rounding).
 	round func([]T)
 	pool  *sync.Pool // of *workspace[T] sized for this blocking

@@ -38,6 +38,21 @@ var (
 	avx512KernelI64 = newKernel("avx512-i64-12x16", 12, 16, 256, 96, 480, lgemm12x16AVX512)
 )
 
+// Four-row in-place-A kernels for the rows left below the last full tile
+// (mr = 4 in the microKernel contract).
+
+//go:noescape
+func sgemm4x32AVX512RowA(k int, a, b, c *float32, ldc, lda int, accumulate bool)
+
+//go:noescape
+func dgemm4x16AVX512RowA(k int, a, b, c *float64, ldc, lda int, accumulate bool)
+
+//go:noescape
+func igemm4x32AVX512RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
+
+//go:noescape
+func lgemm4x16AVX512RowA(k int, a, b, c *int64, ldc, lda int, accumulate bool)
+
 // The AVX2+FMA micro-kernels (kernel_avx2_amd64.s), 6 rows by two ymm.
 
 //go:noescape
@@ -73,6 +88,10 @@ func init() {
 		avx512KernelF64.microRowA = dgemm12x16AVX512RowA
 		avx512KernelI32.microRowA = igemm12x32AVX512RowA
 		avx512KernelI64.microRowA = lgemm12x16AVX512RowA
+		avx512KernelF32.microRowA4 = sgemm4x32AVX512RowA
+		avx512KernelF64.microRowA4 = dgemm4x16AVX512RowA
+		avx512KernelI32.microRowA4 = igemm4x32AVX512RowA
+		avx512KernelI64.microRowA4 = lgemm4x16AVX512RowA
 		kernelI64 = avx512KernelI64
 		kernelF32 = avx512KernelF32
 		kernelF64 = avx512KernelF64

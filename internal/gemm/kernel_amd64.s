@@ -186,6 +186,69 @@ done:
 	LEAQ (R9)(R9*4), R11; \
 	LEAQ (SI)(R10*2), R12
 
+// Four-row variants of the in-place-A kernels, for the last rows of C when
+// m is not a multiple of 12 (64, 256 and 1024 leave 4; 2048 leaves 8): a
+// 4×(two vector) tile in Z0..Z7 instead of packing those rows and computing
+// a padded 12-row tile. Same arguments and contract, with mr = 4.
+#define STEPS4(ROW, MOVB, aoff, boff) \
+	MOVB boff(DI), Z24; \
+	MOVB (boff+64)(DI), Z25; \
+	ROW(aoff(SI), Z0, Z1); \
+	ROW(aoff(SI)(R9*1), Z2, Z3); \
+	ROW(aoff(SI)(R9*2), Z4, Z5); \
+	ROW(aoff(SI)(R10*1), Z6, Z7)
+
+#define KLOOPS4(ROW, MOVB, es) \
+	MOVQ CX, BX; \
+	SHRQ $2, BX; \
+	JZ   tail; \
+loop4: \
+	STEPS4(ROW, MOVB, 0, 0); \
+	STEPS4(ROW, MOVB, (1*es), 128); \
+	STEPS4(ROW, MOVB, (2*es), 256); \
+	STEPS4(ROW, MOVB, (3*es), 384); \
+	ADDQ $(4*es), SI; \
+	ADDQ $512, DI; \
+	DECQ BX; \
+	JNZ  loop4; \
+tail: \
+	ANDQ $3, CX; \
+	JZ   done; \
+loop1: \
+	STEPS4(ROW, MOVB, 0, 0); \
+	ADDQ $es, SI; \
+	ADDQ $128, DI; \
+	DECQ CX; \
+	JNZ  loop1; \
+done:
+
+#define ARGS4(shift) \
+	MOVQ k+0(FP), CX; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DI; \
+	MOVQ c+24(FP), DX; \
+	MOVQ ldc+32(FP), R8; \
+	SHLQ $shift, R8; \
+	MOVQ lda+40(FP), R9; \
+	SHLQ $shift, R9; \
+	LEAQ (R9)(R9*2), R10; \
+	VPXORD Z0, Z0, Z0; VPXORD Z1, Z1, Z1; VPXORD Z2, Z2, Z2; VPXORD Z3, Z3, Z3; \
+	VPXORD Z4, Z4, Z4; VPXORD Z5, Z5, Z5; VPXORD Z6, Z6, Z6; VPXORD Z7, Z7, Z7
+
+#define FINISH4(ADD, MOVC) \
+	MOVBLZX accumulate+48(FP), AX; \
+	TESTL AX, AX; \
+	JNZ   add; \
+	STOREROW(MOVC, Z0, Z1); STOREROW(MOVC, Z2, Z3); \
+	STOREROW(MOVC, Z4, Z5); STOREROW(MOVC, Z6, Z7); \
+	VZEROUPPER; \
+	RET; \
+add: \
+	ADDROW(ADD, MOVC, Z0, Z1); ADDROW(ADD, MOVC, Z2, Z3); \
+	ADDROW(ADD, MOVC, Z4, Z5); ADDROW(ADD, MOVC, Z6, Z7); \
+	VZEROUPPER; \
+	RET
+
 // func sgemm12x32AVX512(k int, a, b, c *float32, ldc int, accumulate bool)
 TEXT ·sgemm12x32AVX512(SB), NOSPLIT, $0-41
 	ARGS(2)
@@ -313,3 +376,27 @@ add:
 	ADD12(VPADDQ, VMOVDQU64)
 	VZEROUPPER
 	RET
+
+// func sgemm4x32AVX512RowA(k int, a, b, c *float32, ldc, lda int, accumulate bool)
+TEXT ·sgemm4x32AVX512RowA(SB), NOSPLIT, $0-49
+	ARGS4(2)
+	KLOOPS4(ROWPS, VMOVUPS, 4)
+	FINISH4(VADDPS, VMOVUPS)
+
+// func dgemm4x16AVX512RowA(k int, a, b, c *float64, ldc, lda int, accumulate bool)
+TEXT ·dgemm4x16AVX512RowA(SB), NOSPLIT, $0-49
+	ARGS4(3)
+	KLOOPS4(ROWPD, VMOVUPD, 8)
+	FINISH4(VADDPD, VMOVUPD)
+
+// func igemm4x32AVX512RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
+TEXT ·igemm4x32AVX512RowA(SB), NOSPLIT, $0-49
+	ARGS4(2)
+	KLOOPS4(ROWD, VMOVDQU32, 4)
+	FINISH4(VPADDD, VMOVDQU32)
+
+// func lgemm4x16AVX512RowA(k int, a, b, c *int64, ldc, lda int, accumulate bool)
+TEXT ·lgemm4x16AVX512RowA(SB), NOSPLIT, $0-49
+	ARGS4(3)
+	KLOOPS4(ROWQ, VMOVDQU64, 8)
+	FINISH4(VPADDQ, VMOVDQU64)

@@ -165,11 +165,16 @@ func TestMicroKernels(t *testing.T) {
 // checkKernelRowA runs the in-place-A variant against its Go twin with row
 // strides of A that are positive, negative and wider than k.
 func checkKernelRowA[T Elem](t *testing.T, kern *kernel[T]) {
-	if kern.microRowA == nil {
-		return
+	if kern.microRowA != nil {
+		checkRowA(t, kern.name, kern.microRowA, kern.mr, kern.nr)
 	}
-	rng := rand.New(rand.NewPCG(3, uint64(kern.mr*100+kern.nr)))
-	mr, nr := kern.mr, kern.nr
+	if kern.microRowA4 != nil {
+		checkRowA(t, kern.name+"/4-row", kern.microRowA4, 4, kern.nr)
+	}
+}
+
+func checkRowA[T Elem](t *testing.T, name string, micro microKernelRowA[T], mr, nr int) {
+	rng := rand.New(rand.NewPCG(3, uint64(mr*100+nr)))
 	twin := microGoRowA[T](mr, nr)
 	for kc := 0; kc <= 3*4+1; kc++ {
 		for _, accumulate := range []bool{false, true} {
@@ -192,10 +197,10 @@ func checkKernelRowA[T Elem](t *testing.T, kern *kernel[T]) {
 					micro(kc, &a[aoff], &b[0], &buf[guard], ldc, lda, accumulate)
 					return buf
 				}
-				want, got := run(twin), run(kern.microRowA)
+				want, got := run(twin), run(micro)
 				for i := range got {
 					if !sameValue(got[i], want[i], 1e-4*float64(kc+1)) {
-						t.Fatalf("%s row-A kc=%d lda=%d acc=%v: element %d = %v, twin %v", kern.name, kc, lda, accumulate, i, got[i], want[i])
+						t.Fatalf("%s row-A kc=%d lda=%d acc=%v: element %d = %v, twin %v", name, kc, lda, accumulate, i, got[i], want[i])
 					}
 				}
 			}
