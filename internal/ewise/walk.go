@@ -1,6 +1,7 @@
 package ewise
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/tensor-go/tensor/internal/iter"
@@ -234,7 +235,9 @@ func (t tiling) walk(bases []unsafe.Pointer, first, last int, k iter.Kernel, arg
 	var bufs [maxOperands][]byte
 	for op, a := range t.against {
 		if a {
-			bufs[op] = make([]byte, t.tr*t.pitch*t.sizes[op])
+			bp := getBuffer(t.tr * t.pitch * t.sizes[op])
+			defer gatherBuffers.Put(bp)
+			bufs[op] = *bp
 		}
 	}
 	for u := first; u < last; u++ {
@@ -273,6 +276,20 @@ func (t tiling) walk(bases []unsafe.Pointer, first, last int, k iter.Kernel, arg
 			}
 		}
 	}
+}
+
+// gatherBuffers recycles the gather buffers of tiled walks, up to a MiB
+// each, so that a tiled product allocates nothing beyond its result.
+var gatherBuffers sync.Pool
+
+// getBuffer returns a pooled buffer of n bytes.
+func getBuffer(n int) *[]byte {
+	if bp, ok := gatherBuffers.Get().(*[]byte); ok && cap(*bp) >= n {
+		*bp = (*bp)[:n]
+		return bp
+	}
+	b := make([]byte, n)
+	return &b
 }
 
 // gather copies a rows × cols block of elements of the given size, whose
