@@ -36,6 +36,7 @@ func SpMMCOO[T Number](a *COO[T], b, c Dense[T], threads int) {
 
 // spmmRows computes rows [lo, hi) of c = a·b.
 func spmmRows[T Number](a *CSR[T], b, c Dense[T], lo, hi int) {
+	k := kernelsFor[T]()
 	var acc []T
 	if c.CS != 1 {
 		acc = make([]T, c.Cols)
@@ -48,7 +49,7 @@ func spmmRows[T Number](a *CSR[T], b, c Dense[T], lo, hi int) {
 		clear(out)
 		cols, vals := a.ColIdx[a.RowPtr[i]:a.RowPtr[i+1]], a.Values[a.RowPtr[i]:a.RowPtr[i+1]]
 		if b.CS == 1 {
-			addRowsContiguous(out, cols, vals, b)
+			addRowsContiguous(k, out, cols, vals, b)
 		} else {
 			for p, k := range cols {
 				axpyStrided(out, vals[p], b.Data, b.Off+int(k)*b.RS, b.CS)
@@ -67,36 +68,14 @@ func spmmRows[T Number](a *CSR[T], b, c Dense[T], lo, hi int) {
 // out so that out's elements are loaded and stored a quarter as often;
 // each element still receives its products one at a time in order, so the
 // rounding is that of four separate passes.
-func addRowsContiguous[T Number](out []T, cols []int64, vals []T, b Dense[T]) {
+func addRowsContiguous[T Number](k kernels[T], out []T, cols []int64, vals []T, b Dense[T]) {
 	p := 0
 	for ; p+4 <= len(cols); p += 4 {
-		axpy4(out, vals[p], vals[p+1], vals[p+2], vals[p+3],
+		k.axpy4(out, vals[p], vals[p+1], vals[p+2], vals[p+3],
 			b.row(int(cols[p])), b.row(int(cols[p+1])), b.row(int(cols[p+2])), b.row(int(cols[p+3])))
 	}
 	for ; p < len(cols); p++ {
-		axpy(out, vals[p], b.row(int(cols[p])))
-	}
-}
-
-// axpy computes y[j] += a*x[j] for j in [0, len(y)).
-func axpy[T Number](y []T, a T, x []T) {
-	x = x[:len(y)]
-	for j := range y {
-		y[j] += a * x[j]
-	}
-}
-
-// axpy4 computes y[j] = (((y[j] + a0*x0[j]) + a1*x1[j]) + a2*x2[j]) + a3*x3[j]
-// for j in [0, len(y)).
-func axpy4[T Number](y []T, a0, a1, a2, a3 T, x0, x1, x2, x3 []T) {
-	x0, x1, x2, x3 = x0[:len(y)], x1[:len(y)], x2[:len(y)], x3[:len(y)]
-	for j := range y {
-		t := y[j]
-		t += a0 * x0[j]
-		t += a1 * x1[j]
-		t += a2 * x2[j]
-		t += a3 * x3[j]
-		y[j] = t
+		k.axpy(out, vals[p], b.row(int(cols[p])))
 	}
 }
 
