@@ -386,6 +386,17 @@ func (t *Tensor) withValuesAs(op string, dt DType) (*Tensor, error) {
 	return t.withValues(v), nil
 }
 
+// boolCoalesced returns an uncoalesced bool sparse tensor coalesced, and
+// any other tensor as it is. Repeated bool entries mean their OR, so before
+// bool values become numbers (true·x + true·x would count x twice) the
+// repeats must be merged.
+func (t *Tensor) boolCoalesced() (*Tensor, error) {
+	if t.layout == Strided || t.dtype != Bool || t.sparse.canonical {
+		return t, nil
+	}
+	return t.Coalesce()
+}
+
 // withValues returns t's pattern holding new values (1-D, contiguous, one
 // per entry).
 func (t *Tensor) withValues(v *Tensor) *Tensor {
@@ -393,10 +404,17 @@ func (t *Tensor) withValues(v *Tensor) *Tensor {
 	return newSparse(t.layout, t.shape[0], t.shape[1], d.index0, d.cols, v, d.canonical)
 }
 
-// sparseAsType converts a sparse tensor's values to dt, keeping its pattern.
+// sparseAsType converts a sparse tensor's values to dt, keeping its pattern
+// (coalesced first when leaving bool: see boolCoalesced).
 func (t *Tensor) sparseAsType(dt DType) (*Tensor, error) {
 	if !dt.Valid() {
 		return nil, opErr("astype", ErrDType, "invalid dtype %v", dt)
+	}
+	if dt != Bool {
+		var err error
+		if t, err = t.boolCoalesced(); err != nil {
+			return nil, err
+		}
 	}
 	v, err := t.sparse.values.AsType(dt)
 	if err != nil {

@@ -114,7 +114,19 @@ func planSparseMatmul(a, b *Tensor, opts []MatmulOption) (*sparsePlan, error) {
 				other.layout, shape.String(t.shape))
 		}
 	}
-	p := &sparsePlan{a: a, b: b}
+	dt, err := dtype.Promote(a.dtype, b.dtype)
+	if err != nil {
+		return nil, wrapErr("matmul", err)
+	}
+	if dt != Bool {
+		if a, err = a.boolCoalesced(); err != nil {
+			return nil, err
+		}
+		if b, err = b.boolCoalesced(); err != nil {
+			return nil, err
+		}
+	}
+	p := &sparsePlan{a: a, b: b, dtype: dt}
 	var ka, kb int
 	if len(a.shape) == 1 {
 		p.m, ka = 1, a.shape[0]
@@ -139,11 +151,6 @@ func planSparseMatmul(a, b *Tensor, opts []MatmulOption) (*sparsePlan, error) {
 	default:
 		p.outShape = []int{p.m, p.n}
 	}
-	dt, err := dtype.Promote(a.dtype, b.dtype)
-	if err != nil {
-		return nil, wrapErr("matmul", err)
-	}
-	p.dtype = dt
 	return p, nil
 }
 

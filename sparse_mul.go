@@ -31,6 +31,16 @@ func mulSparse(x, y any) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ta != nil {
+		if ta, err = ta.boolCoalesced(); err != nil {
+			return nil, err
+		}
+	}
+	if tb != nil {
+		if tb, err = tb.boolCoalesced(); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case ta == nil || tb == nil: // one Go number
 		if ta != nil {
