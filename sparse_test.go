@@ -272,7 +272,9 @@ func TestSparseConstructorErrors(t *testing.T) {
 		{"coo negative row", func() (*Tensor, error) { return NewSparseCOO([]int64{-1, 0}, []int64{0, 1}, f, 2, 2) }, ErrValue, "sparse_coo"},
 		{"coo column range", func() (*Tensor, error) { return NewSparseCOO([]int64{0, 1}, []int64{0, 5}, f, 2, 2) }, ErrValue, "column index 5"},
 		{"coo nil values", func() (*Tensor, error) { return NewSparseCOO(nil, nil, nil, 2, 2) }, ErrValue, "sparse_coo"},
-		{"coo 2-D values", func() (*Tensor, error) { return NewSparseCOO([]int64{0}, []int64{0}, Must(FromSlice([]float32{1}, 1, 1)), 2, 2) }, ErrShape, "sparse_coo"},
+		{"coo 2-D values", func() (*Tensor, error) {
+			return NewSparseCOO([]int64{0}, []int64{0}, Must(FromSlice([]float32{1}, 1, 1)), 2, 2)
+		}, ErrShape, "sparse_coo"},
 		{"coo sparse values", func() (*Tensor, error) {
 			return NewSparseCOO([]int64{0}, []int64{0}, Must(Must(FromSlice([]float32{1}, 1, 1)).ToSparseCOO()), 2, 2)
 		}, ErrLayout, "sparse_coo"},
