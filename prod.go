@@ -161,9 +161,12 @@ func prodRun(out, x *Tensor, mask []bool) {
 		}
 		xStrides := byteStrides(x, x.shape)
 		bases := []unsafe.Pointer{accBase, dataPointer(x)}
-		if n == 1 {
+		switch r, blocks := prodBlocks(x, mask, n); {
+		case n == 1:
 			prodAll(x, accType, bases, accStrides, xStrides)
-		} else {
+		case blocks > 1:
+			prodBlocked(x, accType, n, r, blocks, bases, accStrides, xStrides)
+		default:
 			prodKept(x, mask, bases, accStrides, xStrides)
 		}
 	}
@@ -175,8 +178,9 @@ func prodRun(out, x *Tensor, mask []bool) {
 // prodChunk is the number of elements whose product is taken on its own
 // before the partial products are combined, in a reduction to a single
 // element. Fixing it (rather than dividing by the number of threads)
-// fixes the order of float products.
-const prodChunk = ewise.MinParallel
+// fixes the order of float products. A variable so that tests can shrink
+// it.
+var prodChunk = ewise.MinParallel
 
 // prodAll reduces all of x into the single accumulator at bases[0]: each
 // chunk of prodChunk elements (in the plan's order) into a partial product
@@ -200,6 +204,76 @@ func prodAll(x *Tensor, accType DType, bases []unsafe.Pointer, accStrides, xStri
 	// type's own kernel, whose order depends on the chunk count alone.
 	var args ewise.Args
 	args.Call(ewise.Prod(accType), []unsafe.Pointer{bases[0], partials.storage}, []int{0, size}, chunks)
+}
+
+// prodBlockElems is the number of elements of x that one block of an outer
+// reduction covers (see prodBlocks). A variable so that tests can shrink it.
+var prodBlockElems = 1 << 20
+
+// prodBlocks decides whether a reduction into n accumulators is done in
+// blocks along a reduced dimension r, and into how many. It is, when the
+// dimension x walks fastest in memory is kept (so the accumulators are
+// updated a row at a time, acc[i] *= x[i]) and the accumulators are few
+// enough (64K) for one set per block: splitting the kept dimension
+// between goroutines would instead give each a strip of every row. The
+// blocks cover prodBlockElems elements each, a number fixed by the shape
+// alone, which keeps float results independent of the thread count.
+func prodBlocks(x *Tensor, mask []bool, n int) (r, blocks int) {
+	if n > 1<<16 {
+		return 0, 0
+	}
+	fastest, r := -1, -1
+	for i, d := range x.shape {
+		if d < 2 {
+			continue
+		}
+		s := max(x.strides[i], -x.strides[i])
+		if fastest < 0 || s < max(x.strides[fastest], -x.strides[fastest]) {
+			fastest = i
+		}
+		if mask[i] && (r < 0 || s > max(x.strides[r], -x.strides[r])) {
+			r = i
+		}
+	}
+	if fastest < 0 || mask[fastest] || r < 0 {
+		return 0, 0
+	}
+	per := x.Size() / x.shape[r] // elements per index of r
+	step := max(1, prodBlockElems/per)
+	return r, (x.shape[r] + step - 1) / step
+}
+
+// prodBlocked reduces x into n accumulators in blocks along dimension r:
+// block k multiplies its part of x into a set of partial accumulators of
+// its own (block 0 into the result's), the blocks shared between
+// goroutines; then the partial sets are multiplied into the result in
+// block order.
+func prodBlocked(x *Tensor, accType DType, n, r, blocks int, bases []unsafe.Pointer, accStrides, xStrides []int) {
+	size := accType.Size()
+	partials, _ := empty(accType, []int{blocks - 1, n})
+	ewise.FillOne(accType, partials.storage, (blocks-1)*n)
+	kernel := ewise.Prod(x.dtype)
+	step := (x.shape[r] + blocks - 1) / blocks
+	ewise.Parallel(blocks, ewise.Workers(x.Size()), func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			first, last := k*step, min((k+1)*step, x.shape[r])
+			sub := slices.Clone(x.shape)
+			sub[r] = last - first
+			acc := bases[0]
+			if k > 0 {
+				acc = unsafe.Add(partials.storage, (k-1)*n*size)
+			}
+			p := iter.NewPlan(sub, accStrides, xStrides)
+			var args ewise.Args
+			ewise.Walk(p, []unsafe.Pointer{acc, unsafe.Add(bases[1], first*xStrides[r])}, 0, p.Runs(), kernel, &args)
+		}
+	})
+	combine := ewise.Prod(accType)
+	var args ewise.Args
+	for k := range blocks - 1 {
+		part := unsafe.Add(partials.storage, k*n*size)
+		args.Call(combine, []unsafe.Pointer{bases[0], part}, []int{size, size}, n)
+	}
 }
 
 // prodKept reduces x into several accumulators. With more than one
@@ -226,7 +300,14 @@ func prodKept(x *Tensor, mask []bool, bases []unsafe.Pointer, accStrides, xStrid
 		return
 	}
 	d := x.shape[split]
-	ewise.Parallel(d, w, func(lo, hi int) {
+	pairs := d / 2 // units of two indices, the last one taking an odd third
+	ewise.Parallel(pairs, w, func(lo, hi int) {
+		lo *= 2
+		if hi == pairs {
+			hi = d
+		} else {
+			hi *= 2
+		}
 		sub := slices.Clone(x.shape)
 		sub[split] = hi - lo
 		p := iter.NewPlan(sub, accStrides, xStrides)

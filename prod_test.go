@@ -372,6 +372,16 @@ func TestProdSpecialRules(t *testing.T) {
 }
 
 func TestProdRandom(t *testing.T) {
+	mpProdRandomCases(t)
+	// Again with tiny chunks and blocks, so that small shapes take the
+	// chunked whole reduction and the blocked outer reduction with many
+	// pieces, partial last ones included.
+	defer func(c, b int) { prodChunk, prodBlockElems = c, b }(prodChunk, prodBlockElems)
+	prodChunk, prodBlockElems = 5, 7
+	t.Run("small-chunks", mpProdRandomCases)
+}
+
+func mpProdRandomCases(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	mpWithFastPaths(t, func(t *testing.T) {
 		for range 300 {

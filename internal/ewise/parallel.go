@@ -3,6 +3,7 @@ package ewise
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // MinParallel is the number of elements below which an operation runs on
@@ -20,24 +21,33 @@ func Workers(n int) int {
 	return max(1, min(runtime.GOMAXPROCS(0), n/(MinParallel/2)))
 }
 
-// Parallel splits the items [0, n) into w contiguous ranges and calls f on
-// each, the first on the calling goroutine and the rest on their own, and
-// returns when all are done. Which goroutine runs a range never changes
-// what is computed, only when.
+// Parallel calls f on ranges that together cover the items [0, n) once
+// each, on up to w goroutines (the caller's among them), and returns when
+// all are done. The ranges are handed out from a shared counter in about
+// 8·w pieces, so that a goroutine the scheduler holds back (the machine
+// may be shared) delays the others' work by one piece, not by a whole
+// share. Which goroutine runs a range never changes what is computed.
 func Parallel(n, w int, f func(lo, hi int)) {
 	w = min(w, n)
 	if w <= 1 {
 		f(0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	for i := 1; i < w; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(n*i/w, n*(i+1)/w)
-		}()
+	piece := max(1, n/(8*w))
+	var next atomic.Int64
+	work := func() {
+		for {
+			lo := int(next.Add(int64(piece))) - piece
+			if lo >= n {
+				return
+			}
+			f(lo, min(lo+piece, n))
+		}
 	}
-	f(0, n/w)
+	var wg sync.WaitGroup
+	for range w - 1 {
+		wg.Go(work)
+	}
+	work()
 	wg.Wait()
 }
