@@ -211,31 +211,36 @@ func prodAll(x *Tensor, accType DType, bases []unsafe.Pointer, accStrides, xStri
 var prodBlockElems = 1 << 20
 
 // prodBlocks decides whether a reduction into n accumulators is done in
-// blocks along a reduced dimension r, and into how many. It is, when the
-// dimension x walks fastest in memory is kept (so the accumulators are
-// updated a row at a time, acc[i] *= x[i]) and the accumulators are few
-// enough (64K) for one set per block: splitting the kept dimension
-// between goroutines would instead give each a strip of every row. The
-// blocks cover prodBlockElems elements each, a number fixed by the shape
-// alone, which keeps float results independent of the thread count.
+// blocks along a reduced dimension r, and into how many. It is when the
+// accumulators are few enough (64K) for one set per block, and either the
+// dimension x walks fastest in memory is kept (the accumulators are
+// updated a row at a time, acc[i] *= x[i]; splitting the kept dimension
+// between goroutines would give each a strip of every row) or r is x's
+// outermost dimension (each block is then one slab of memory, read
+// straight through). The blocks cover prodBlockElems elements each, a
+// number fixed by the shape alone, which keeps float results independent
+// of the thread count.
 func prodBlocks(x *Tensor, mask []bool, n int) (r, blocks int) {
 	if n > 1<<16 {
 		return 0, 0
 	}
-	fastest, r := -1, -1
+	stride := func(i int) int { return max(x.strides[i], -x.strides[i]) }
+	fastest, slowest, r := -1, -1, -1
 	for i, d := range x.shape {
 		if d < 2 {
 			continue
 		}
-		s := max(x.strides[i], -x.strides[i])
-		if fastest < 0 || s < max(x.strides[fastest], -x.strides[fastest]) {
+		if fastest < 0 || stride(i) < stride(fastest) {
 			fastest = i
 		}
-		if mask[i] && (r < 0 || s > max(x.strides[r], -x.strides[r])) {
+		if slowest < 0 || stride(i) > stride(slowest) {
+			slowest = i
+		}
+		if mask[i] && (r < 0 || stride(i) > stride(r)) {
 			r = i
 		}
 	}
-	if fastest < 0 || mask[fastest] || r < 0 {
+	if r < 0 || mask[fastest] && r != slowest {
 		return 0, 0
 	}
 	per := x.Size() / x.shape[r] // elements per index of r
