@@ -1,0 +1,378 @@
+package tensor
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tensor-go/tensor/npy"
+)
+
+// SciPy's sparse .npz format, as scipy.sparse.save_npz writes and
+// load_npz reads it: a zip of .npy members named
+//
+//	format   a 0-d byte string, b'csr', b'csc' or b'coo' (dtype |S3)
+//	shape    the two dimensions, an integer array
+//	data     the values, 1-D
+//	indptr, indices          for csr and csc
+//	row, col                 for coo
+//
+// Package npy refuses string dtypes, so the format member is parsed here:
+// it is a fixed, tiny array. Other members go through package npy. Members
+// this library does not use (SciPy 1.11's _is_array) are skipped.
+
+// maxFormatHeader bounds the header of the format member, which holds a
+// few dozen characters; anything larger is not SciPy's.
+const maxFormatHeader = 4096
+
+// ReadSparseNPZ decodes a sparse matrix in SciPy's .npz format from the
+// size bytes of r: csr and coo matrices load in their layout, csc ones as
+// CSR. Index arrays may have any integer dtype. Malformed archives and
+// index data that does not describe a valid matrix are ErrFormat errors;
+// a bfloat16-free NumPy dtype is required for data, as in ReadNPZ.
+func ReadSparseNPZ(r io.ReaderAt, size int64) (*Tensor, error) {
+	return readSparseNPZ("read_sparse_npz", r, size)
+}
+
+// LoadSparseNPZ reads the SciPy sparse .npz file at path; see
+// ReadSparseNPZ.
+func LoadSparseNPZ(path string) (*Tensor, error) {
+	const op = "load_sparse_npz"
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, npyErr(op, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, npyErr(op, err)
+	}
+	return readSparseNPZ(op, f, info.Size())
+}
+
+// readSparseNPZ reads the members and assembles the matrix.
+func readSparseNPZ(op string, r io.ReaderAt, size int64) (*Tensor, error) {
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return nil, formatErr(op, err, "not a zip archive")
+	}
+	var format string
+	arrays := map[string]*Tensor{}
+	for _, f := range zr.File {
+		name, ok := strings.CutSuffix(f.Name, ".npy")
+		if !ok {
+			return nil, opErr(op, ErrFormat, "member %q is not an .npy file", f.Name)
+		}
+		if _, dup := arrays[name]; dup || name == "format" && format != "" {
+			return nil, opErr(op, ErrFormat, "member %q appears twice", f.Name)
+		}
+		switch name {
+		case "format":
+			if format, err = readMember(op, f, readFormatArray); err != nil {
+				return nil, err
+			}
+		case "shape", "data", "indptr", "indices", "row", "col":
+			t, err := readMember(op, f, func(r io.Reader) (*Tensor, error) {
+				a, err := npy.Read(r)
+				if err != nil {
+					return nil, npyErr(op, err)
+				}
+				return fromArray(op, a)
+			})
+			if err != nil {
+				return nil, err
+			}
+			arrays[name] = t
+		}
+	}
+	return assembleSparse(op, format, arrays)
+}
+
+// readMember opens f, decodes it with read and checks that nothing follows
+// (reading to the end also makes archive/zip verify the checksum).
+func readMember[T any](op string, f *zip.File, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	rc, err := f.Open()
+	if err != nil {
+		return zero, formatErr(op, err, "member "+f.Name)
+	}
+	defer rc.Close()
+	v, err := read(rc)
+	if err != nil {
+		return zero, err
+	}
+	var one [1]byte
+	if n, err := rc.Read(one[:]); n > 0 || err != io.EOF {
+		if err == nil || err == io.EOF {
+			return zero, opErr(op, ErrFormat, "member %s has bytes after its array", f.Name)
+		}
+		return zero, formatErr(op, err, "member "+f.Name)
+	}
+	return v, nil
+}
+
+// formatErr reports a malformed archive, keeping err as the cause.
+func formatErr(op string, err error, what string) error {
+	return &OpError{Op: op, Detail: what + ": " + err.Error(), Class: ErrFormat, cause: err}
+}
+
+var (
+	descrField = regexp.MustCompile(`'descr'\s*:\s*'([^']*)'`)
+	shapeField = regexp.MustCompile(`'shape'\s*:\s*\(\s*\)`)
+)
+
+// readFormatArray reads the 0-d string array of the format member: NumPy
+// bytes (|Sn) as save_npz writes it, or unicode (<Un), which other writers
+// may use.
+func readFormatArray(r io.Reader) (string, error) {
+	const op = "read_sparse_npz"
+	var pre [10]byte
+	if _, err := io.ReadFull(r, pre[:8]); err != nil || string(pre[:6]) != "\x93NUMPY" {
+		return "", opErr(op, ErrFormat, "format member is not an .npy array")
+	}
+	var hlen int
+	switch pre[6] {
+	case 1:
+		if _, err := io.ReadFull(r, pre[8:10]); err != nil {
+			return "", opErr(op, ErrFormat, "format member: truncated header")
+		}
+		hlen = int(binary.LittleEndian.Uint16(pre[8:10]))
+	case 2, 3:
+		var l [4]byte
+		if _, err := io.ReadFull(r, l[:]); err != nil {
+			return "", opErr(op, ErrFormat, "format member: truncated header")
+		}
+		hlen = int(min(binary.LittleEndian.Uint32(l[:]), maxFormatHeader+1))
+	default:
+		return "", opErr(op, ErrFormat, "format member: unknown .npy version %d", pre[6])
+	}
+	if hlen > maxFormatHeader {
+		return "", opErr(op, ErrFormat, "format member: header of more than %d bytes", maxFormatHeader)
+	}
+	header := make([]byte, hlen)
+	if _, err := io.ReadFull(r, header); err != nil {
+		return "", opErr(op, ErrFormat, "format member: truncated header")
+	}
+	d := descrField.FindSubmatch(header)
+	if d == nil || !shapeField.Match(header) {
+		return "", opErr(op, ErrFormat, "format member: header %q is not a 0-d string array", header)
+	}
+	descr := string(d[1])
+	width, unicode := 0, false
+	switch {
+	case strings.HasPrefix(descr, "|S"), strings.HasPrefix(descr, "S"):
+		width, _ = strconv.Atoi(strings.TrimLeft(descr, "|S"))
+	case strings.HasPrefix(descr, "<U"):
+		width, _ = strconv.Atoi(descr[2:])
+		unicode = true
+	}
+	if width < 1 || width > 16 {
+		return "", opErr(op, ErrFormat, "format member: dtype %q is not a short string", descr)
+	}
+	size := width
+	if unicode {
+		size *= 4
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(r, data); err != nil {
+		return "", opErr(op, ErrFormat, "format member: truncated data")
+	}
+	if unicode {
+		text := make([]byte, 0, width)
+		for i := 0; i < size; i += 4 {
+			c := binary.LittleEndian.Uint32(data[i:])
+			if c > 0x7f {
+				return "", opErr(op, ErrFormat, "format member: non-ASCII format name")
+			}
+			text = append(text, byte(c))
+		}
+		data = text
+	}
+	return string(bytes.TrimRight(data, "\x00")), nil
+}
+
+// assembleSparse builds the matrix from the members, re-classing invalid
+// index data as a malformed file.
+func assembleSparse(op, format string, arrays map[string]*Tensor) (*Tensor, error) {
+	var need []string
+	switch format {
+	case "csr", "csc":
+		need = []string{"shape", "data", "indptr", "indices"}
+	case "coo":
+		need = []string{"shape", "data", "row", "col"}
+	case "":
+		return nil, opErr(op, ErrFormat, "no format member: not a SciPy sparse matrix")
+	default:
+		return nil, opErr(op, ErrFormat, "unsupported sparse format %q (want csr, csc or coo)", format)
+	}
+	idx := map[string][]int64{}
+	for _, name := range need {
+		a, ok := arrays[name]
+		if !ok {
+			return nil, opErr(op, ErrFormat, "%s matrix without a %s member", format, name)
+		}
+		if name == "data" {
+			continue
+		}
+		if !a.dtype.IsInteger() || len(a.shape) != 1 {
+			return nil, opErr(op, ErrFormat, "%s member must be a 1-D integer array, not %v of shape %v", name, a.dtype, a.shape)
+		}
+		v, err := a.AsType(Int64)
+		if err != nil {
+			return nil, wrapErr(op, err)
+		}
+		idx[name] = contiguousData[int64](v)
+	}
+	shp := idx["shape"]
+	if len(shp) != 2 || shp[0] < 0 || shp[1] < 0 || shp[0] > maxBytes || shp[1] > maxBytes {
+		return nil, opErr(op, ErrFormat, "shape member %v is not two dimensions", shp)
+	}
+	m, n := int(shp[0]), int(shp[1])
+	var t *Tensor
+	var err error
+	switch format {
+	case "csr":
+		t, err = NewSparseCSR(idx["indptr"], idx["indices"], arrays["data"], m, n)
+	case "csc":
+		// A CSC matrix is the CSR form of its transpose.
+		if t, err = NewSparseCSR(idx["indptr"], idx["indices"], arrays["data"], n, m); err == nil {
+			t = t.Transpose()
+		}
+	default:
+		t, err = NewSparseCOO(idx["row"], idx["col"], arrays["data"], m, n)
+	}
+	if err != nil {
+		var oe *OpError
+		detail := err.Error()
+		if errors.As(err, &oe) {
+			detail = oe.Detail
+		}
+		return nil, &OpError{Op: op, Detail: "invalid " + format + " data: " + detail, Class: ErrFormat, cause: err}
+	}
+	return t, nil
+}
+
+// WriteSparseNPZ writes a sparse tensor to w in SciPy's .npz format, csr
+// for SparseCSR and coo for SparseCOO, readable by scipy.sparse.load_npz;
+// compress deflates the members as save_npz does by default. Index arrays
+// are int32 when every index fits, as SciPy stores them, and int64
+// otherwise. A strided tensor is an ErrLayout error, a bfloat16 one an
+// ErrDType error (NumPy has no bfloat16).
+func WriteSparseNPZ(w io.Writer, t *Tensor, compress bool) error {
+	return writeSparseNPZ("write_sparse_npz", w, t, compress)
+}
+
+// SaveSparseNPZ writes a sparse tensor to the file at path in SciPy's
+// compressed .npz format; see WriteSparseNPZ.
+func SaveSparseNPZ(path string, t *Tensor) error {
+	const op = "save_sparse_npz"
+	if t == nil {
+		return opErr(op, ErrValue, "nil tensor")
+	}
+	if err := requireSparse(op, t); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := writeSparseNPZ(op, &buf, t, true); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return npyErr(op, err)
+	}
+	return nil
+}
+
+// writeSparseNPZ writes the members in save_npz's order.
+func writeSparseNPZ(op string, w io.Writer, t *Tensor, compress bool) error {
+	if t == nil {
+		return opErr(op, ErrValue, "nil tensor")
+	}
+	if err := requireSparse(op, t); err != nil {
+		return err
+	}
+	d := t.sparse
+	m, n := t.shape[0], t.shape[1]
+	names, format := []string{"indices", "indptr"}, "csr"
+	index := [][]int64{d.cols, d.index0}
+	if t.layout == SparseCOO {
+		names, format = []string{"row", "col"}, "coo"
+		index = [][]int64{d.index0, d.cols}
+	}
+	wide := max(m, n, len(d.cols)) > 1<<31-1
+	var members []npy.Entry
+	for i, name := range names {
+		a, err := indexArray(op, index[i], wide)
+		if err != nil {
+			return err
+		}
+		members = append(members, npy.Entry{Name: name, Array: a})
+	}
+	shp, err := toArray(op, Must(FromSlice([]int64{int64(m), int64(n)})))
+	if err != nil {
+		return err
+	}
+	data, err := toArray(op, d.values)
+	if err != nil {
+		return err
+	}
+	method := zip.Store
+	if compress {
+		method = zip.Deflate
+	}
+	zw := zip.NewWriter(w)
+	put := func(name string, write func(io.Writer) error) error {
+		fw, err := zw.CreateHeader(&zip.FileHeader{Name: name + ".npy", Method: method})
+		if err != nil {
+			return err
+		}
+		return write(fw)
+	}
+	for _, e := range members {
+		if err := put(e.Name, func(w io.Writer) error { return npy.Write(w, e.Array) }); err != nil {
+			return npyErr(op, err)
+		}
+	}
+	if err := put("format", func(w io.Writer) error { return writeFormatArray(w, format) }); err != nil {
+		return npyErr(op, err)
+	}
+	for _, e := range []npy.Entry{{Name: "shape", Array: shp}, {Name: "data", Array: data}} {
+		if err := put(e.Name, func(w io.Writer) error { return npy.Write(w, e.Array) }); err != nil {
+			return npyErr(op, err)
+		}
+	}
+	return npyErr(op, zw.Close())
+}
+
+// indexArray returns index data as an int32 array, or int64 when wide.
+func indexArray(op string, idx []int64, wide bool) (*npy.Array, error) {
+	t := Must(FromSlice(idx))
+	if !wide {
+		var err error
+		if t, err = t.AsType(Int32); err != nil {
+			return nil, wrapErr(op, err)
+		}
+	}
+	return toArray(op, t)
+}
+
+// writeFormatArray writes a 0-d |Sn .npy array holding name, as NumPy
+// saves the bytes object b'csr': a version 1.0 header padded with spaces to
+// a multiple of 64 bytes and ended by a newline.
+func writeFormatArray(w io.Writer, name string) error {
+	dict := fmt.Sprintf("{'descr': '|S%d', 'fortran_order': False, 'shape': (), }", len(name))
+	total := 10 + len(dict) + 1
+	pad := (64 - total%64) % 64
+	header := dict + strings.Repeat(" ", pad) + "\n"
+	var pre [10]byte
+	copy(pre[:], "\x93NUMPY\x01\x00")
+	binary.LittleEndian.PutUint16(pre[8:], uint16(len(header)))
+	_, err := io.WriteString(w, string(pre[:])+header+name)
+	return err
+}
