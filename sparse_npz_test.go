@@ -140,8 +140,12 @@ func TestSparseNPZErrors(t *testing.T) {
 		t.Fatalf("valid archive: %v", err)
 	}
 	cases := map[string]func(m map[string][]byte) []string{
-		"missing indices": func(m map[string][]byte) []string { return []string{"indptr.npy", "format.npy", "shape.npy", "data.npy"} },
-		"missing format":  func(m map[string][]byte) []string { return []string{"indptr.npy", "indices.npy", "shape.npy", "data.npy"} },
+		"missing indices": func(m map[string][]byte) []string {
+			return []string{"indptr.npy", "format.npy", "shape.npy", "data.npy"}
+		},
+		"missing format": func(m map[string][]byte) []string {
+			return []string{"indptr.npy", "indices.npy", "shape.npy", "data.npy"}
+		},
 		"index out of range": func(m map[string][]byte) []string {
 			m["indices.npy"] = spNPY(t, Must(FromSlice([]int32{1, 2})))
 			return all
