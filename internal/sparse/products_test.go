@@ -388,9 +388,38 @@ func TestSpGEMMWide(t *testing.T) {
 	minWorkPerThread = 1
 	rng := rand.New(rand.NewPCG(5, 6))
 	gen := func(r *rand.Rand) float64 { return r.Float64()*2 - 1 }
+	type pair struct{ a, b *CSR[float64] }
+	var pairs []pair
 	for _, cols := range []int{5000, 1 << 17} {
-		a := randomCOO(rng, 6, 9, 20, gen).groupRows()
-		b := randomCOO(rng, 9, cols, 25, gen).groupRows()
+		pairs = append(pairs, pair{randomCOO(rng, 6, 9, 20, gen).groupRows(), randomCOO(rng, 9, cols, 25, gen).groupRows()})
+	}
+	// Row 0 reaches the two ends of 2^20 columns, which the second-level
+	// bitmap spans in 256 words: too many for 2 entries, so it sorts. Row 1
+	// has the work that makes a dense accumulator worth its 2^20 elements.
+	const wide, k = 1 << 20, 600
+	var ar, ac, br, bc []int64
+	ar, ac = append(ar, 0, 0), append(ac, 0, 1)
+	for c := range k {
+		ar, ac = append(ar, 1), append(ac, int64(c))
+	}
+	br, bc = append(br, 0, 1), append(bc, 0, wide-1)
+	for r := 2; r < k; r++ {
+		for range 500 {
+			br, bc = append(br, int64(r)), append(bc, rng.Int64N(wide))
+		}
+	}
+	values := func(n int) []float64 {
+		v := make([]float64, n)
+		for p := range v {
+			v[p] = gen(rng)
+		}
+		return v
+	}
+	a, _ := NewCOO(2, k, ar, ac, values(len(ar)))
+	b, _ := NewCOO(k, wide, br, bc, values(len(br)))
+	pairs = append(pairs, pair{a.groupRows(), b.groupRows()})
+	for _, pr := range pairs {
+		a, b, cols := pr.a, pr.b, pr.b.Cols
 		want := map[[2]int64]float64{}
 		for i := 0; i < a.Rows; i++ {
 			for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {

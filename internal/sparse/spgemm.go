@@ -118,22 +118,25 @@ func spgemmRows[T Number](a, b *CSR[T], lo, hi int, work int64, part spgemmPart[
 }
 
 // denseAccumulator sums one output row at a time in an array indexed by
-// column, with a bitmap flagging the columns the row has reached. The
-// bitmap is small enough to stay in the L1 cache, and reading it back in
-// word order emits the columns already sorted; every bit is cleared on the
-// way out, so nothing needs clearing between rows.
+// column, with a bitmap flagging the columns the row has reached and a
+// second-level bitmap flagging the nonzero words of the first. Both fit in
+// the L1 cache, and reading them back in order emits the columns already
+// sorted at a cost of about one step per column; every bit is cleared on
+// the way out, so nothing needs clearing between rows.
 type denseAccumulator[T Number] struct {
-	sums []T
-	seen []uint64
+	sums  []T
+	seen  []uint64 // bit j: column j reached
+	words []uint64 // bit w: seen[w] != 0
 }
 
 func newDenseAccumulator[T Number](cols int) *denseAccumulator[T] {
-	return &denseAccumulator[T]{sums: make([]T, cols), seen: make([]uint64, (cols+63)/64)}
+	nw := (cols + 63) / 64
+	return &denseAccumulator[T]{sums: make([]T, cols), seen: make([]uint64, nw), words: make([]uint64, (nw+63)/64)}
 }
 
 // row appends row i of a·b to part, columns ascending.
 func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spgemmPart[T] {
-	sums, seen := acc.sums, acc.seen
+	sums, seen, words := acc.sums, acc.seen, acc.words
 	start := len(part.cols)
 	lo, hi := int64(len(sums)), int64(-1) // range of columns reached
 	var zero T
@@ -146,6 +149,7 @@ func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spg
 			w, bit := j>>6, uint64(1)<<(j&63)
 			if seen[w]&bit == 0 {
 				seen[w] |= bit
+				words[w>>6] |= 1 << (w & 63)
 				sums[j] = zero + prod // sums start at +0
 				part.cols = append(part.cols, j)
 				lo, hi = min(lo, j), max(hi, j)
@@ -158,31 +162,29 @@ func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spg
 	if len(cols) == 0 {
 		return part
 	}
-	// Emit the columns in order from the bitmap when it spans few words
-	// per entry, else sort the list of columns reached.
-	if span := hi>>6 - lo>>6 + 1; span <= 8*int64(len(cols)) {
+	// Emit the columns in order from the bitmaps when the second level
+	// spans few words per entry (wide, very sparse results may not), else
+	// sort the list of columns reached.
+	if span := hi>>12 - lo>>12 + 1; span <= 8*int64(len(cols)) {
 		// The bitmap holds exactly len(cols) bits: overwrite the list.
-		// Most words hold no bit or one, in no predictable pattern, so the
-		// first bit of each word is stored unconditionally (into a spare
-		// slot when the word is empty) and only further bits branch.
-		part.cols = slices.Grow(part.cols, 1)
-		buf := part.cols[start : start+len(cols)+1]
 		n := 0
-		for w := lo >> 6; w <= hi>>6; w++ {
-			bits := seen[w]
-			seen[w] = 0
-			buf[n] = w<<6 + int64(mathbits.TrailingZeros64(bits))
-			n += int((bits | -bits) >> 63) // 1 when bits != 0
-			for bits &= bits - 1; bits != 0; bits &= bits - 1 {
-				buf[n] = w<<6 + int64(mathbits.TrailingZeros64(bits))
-				n++
+		for s := lo >> 12; s <= hi>>12; s++ {
+			for ws := words[s]; ws != 0; ws &= ws - 1 {
+				w := s<<6 + int64(mathbits.TrailingZeros64(ws))
+				bits := seen[w]
+				seen[w] = 0
+				for ; bits != 0; bits &= bits - 1 {
+					cols[n] = w<<6 + int64(mathbits.TrailingZeros64(bits))
+					n++
+				}
 			}
+			words[s] = 0
 		}
-		cols = part.cols[start:]
 	} else {
 		slices.Sort(cols)
 		for _, j := range cols {
 			seen[j>>6] = 0
+			words[j>>12] = 0
 		}
 	}
 	n := len(part.vals)
