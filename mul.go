@@ -204,7 +204,6 @@ func flat(t *Tensor, n int) bool {
 // mulFlat is mulRun for a contiguous output whose operands are flat: the
 // whole product is one run, split between goroutines when it is large.
 func mulFlat(out, a, b *Tensor, c DType, dts [3]dtype.DType, n int) {
-	k := ewise.MulPromoted(c, dts)
 	stride := func(t *Tensor) int {
 		if t.Size() == 1 && n > 1 {
 			return 0
@@ -214,17 +213,22 @@ func mulFlat(out, a, b *Tensor, c DType, dts [3]dtype.DType, n int) {
 	args := runArgsPool.Get().(*runArgs)
 	args.ptrs = [3]unsafe.Pointer{dataPointer(out), dataPointer(a), dataPointer(b)}
 	args.strides = [3]int{out.dtype.Size(), stride(a), stride(b)}
-	if w := ewise.Workers(n); w > 1 {
+	switch w := ewise.Workers(n); {
+	case w > 1:
 		mulFlatParallel(args, c, dts, n, w)
-	} else {
-		k(args.ptrs[:], args.strides[:], n)
+	case dts == [3]dtype.DType{c, c, c}:
+		ewise.Mul(c)(args.ptrs[:], args.strides[:], n)
+	default:
+		p := ewise.GetPromoter(c, dts)
+		p.Kernel(args.ptrs[:], args.strides[:], n)
+		p.Release()
 	}
 	runArgsPool.Put(args)
 }
 
 // mulFlatParallel shares a flat product between w goroutines, in parts of
 // whole cache lines (64 elements are a multiple of a 64-byte line for every
-// element size), each with its own kernel and so its own buffers.
+// element size), each with its own promoter and so its own buffers.
 func mulFlatParallel(args *runArgs, c DType, dts [3]dtype.DType, n, w int) {
 	const align = 64
 	ewise.Parallel((n+align-1)/align, w, func(lo, hi int) {
@@ -234,6 +238,8 @@ func mulFlatParallel(args *runArgs, c DType, dts [3]dtype.DType, n, w int) {
 			q.ptrs[i] = unsafe.Add(args.ptrs[i], first*args.strides[i])
 			q.strides[i] = args.strides[i]
 		}
-		ewise.MulPromoted(c, dts)(q.ptrs[:], q.strides[:], last-first)
+		p := ewise.GetPromoter(c, dts)
+		p.Kernel(q.ptrs[:], q.strides[:], last-first)
+		p.Release()
 	})
 }

@@ -707,7 +707,10 @@ func TestMulIntoAllocatesNothing(t *testing.T) {
 	b := mpRandom(rng, Float32, 1000)
 	s := mpRandom(rng, Float32)
 	out := mpRandom(rng, Float32, 1000)
-	for _, c := range [][2]*Tensor{{a, b}, {a, s}, {out, b}} {
+	// Mixed dtypes too: the conversion buffers come from a pool.
+	i := mpRandom(rng, Int32, 1000)
+	h := mpRandom(rng, Float16, 1000)
+	for _, c := range [][2]*Tensor{{a, b}, {a, s}, {out, b}, {a, i}, {i, h}, {h, s}} {
 		if n := testing.AllocsPerRun(50, func() { _ = MulInto(out, c[0], c[1]) }); n != 0 {
 			t.Errorf("MulInto allocates %v times per call", n)
 		}

@@ -1,6 +1,7 @@
 package ewise
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
@@ -13,77 +14,112 @@ import (
 // time: three buffers of 256 elements of at most 16 bytes stay in L1.
 const chunk = 256
 
-// MulPromoted returns a kernel for operands [dst, a, b] of dtypes dts that
-// multiplies in dtype c: chunks of a and b whose dtype is not c are
-// converted into small buffers first, and the products are converted into
-// dst when its dtype is not c. No temporary of the operands' size is ever
-// made. An operand of stride 0 is converted once per run.
+// maxElem is the largest element size, complex128's.
+const maxElem = 16
+
+// converter converts a run between two fixed dtypes (see cast.Kernel).
+type converter = func(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int)
+
+// Promoter multiplies operands [dst, a, b] of mixed dtypes in a common
+// compute dtype c: chunks of a and b whose dtype is not c are converted
+// into small buffers first, and the products are converted into dst when
+// its dtype is not c. No temporary of the operands' size is ever made. An
+// operand of stride 0 is converted once per run. float32 × int32 into
+// float32, contiguous, goes to vec's fused kernel instead.
 //
-// The kernel owns its buffers: use one kernel per goroutine.
+// A Promoter owns its buffers, so each goroutine needs its own. They are
+// pooled: GetPromoter and Release make a product allocate nothing.
+type Promoter struct {
+	// Kernel is the promoting kernel, an iter.Kernel bound to this
+	// Promoter once, when it is first made.
+	Kernel iter.Kernel
+
+	mul     iter.Kernel // the kernel of dtype c
+	size    int         // c's element size
+	conv    [3]converter
+	f32i32  bool // the fused float32 × int32 case
+	intA    bool // in it, a is the int32 operand
+	buf     [3]unsafe.Pointer
+	scratch [3 * chunk * maxElem]byte
+	ptrs    [3]unsafe.Pointer
+	strides [3]int
+}
+
+var promoters = sync.Pool{New: func() any {
+	p := new(Promoter)
+	p.Kernel = p.run
+	for i := range p.buf {
+		p.buf[i] = unsafe.Pointer(&p.scratch[i*chunk*maxElem])
+	}
+	return p
+}}
+
+// GetPromoter returns a pooled Promoter set up for compute dtype c and
+// operand dtypes dts. Release it when the product is done.
+func GetPromoter(c dtype.DType, dts [3]dtype.DType) *Promoter {
+	p := promoters.Get().(*Promoter)
+	p.mul, p.size = Mul(c), c.Size()
+	for i, dt := range dts {
+		switch {
+		case dt == c:
+			p.conv[i] = nil
+		case i == 0:
+			p.conv[0] = cast.Kernel(dt, c)
+		default:
+			p.conv[i] = cast.Kernel(c, dt)
+		}
+	}
+	p.f32i32 = c == dtype.Float32 && dts[0] == dtype.Float32 &&
+		(dts[1] == dtype.Float32 && dts[2] == dtype.Int32 || dts[1] == dtype.Int32 && dts[2] == dtype.Float32)
+	p.intA = dts[1] == dtype.Int32
+	return p
+}
+
+// Release returns p to the pool; p must not be used afterwards.
+func (p *Promoter) Release() { promoters.Put(p) }
+
+// MulPromoted returns a kernel that multiplies operands of dtypes dts in
+// dtype c: Mul(c) itself when every dtype is c, else the Kernel of a
+// Promoter of its own (not returned to the pool). Use one per goroutine.
 func MulPromoted(c dtype.DType, dts [3]dtype.DType) iter.Kernel {
 	if dts[0] == c && dts[1] == c && dts[2] == c {
 		return Mul(c)
 	}
-	k := Mul(c)
-	size := c.Size()
-	var conv [3]func(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int)
-	for i, dt := range dts {
-		switch {
-		case dt == c:
-		case i == 0:
-			conv[0] = cast.Kernel(dt, c)
-		default:
-			conv[i] = cast.Kernel(c, dt)
-		}
-	}
-	scratch := make([]byte, 3*chunk*size)
-	var buf [3]unsafe.Pointer
-	for i := range buf {
-		buf[i] = unsafe.Pointer(&scratch[i*chunk*size])
-	}
-	// The kernel's argument slices live with the closure so that calling
-	// the inner kernel through a function value allocates nothing.
-	ptrs, strides := make([]unsafe.Pointer, 3), make([]int, 3)
-	f32i32 := c == dtype.Float32 && dts[0] == dtype.Float32 &&
-		(dts[1] == dtype.Float32 && dts[2] == dtype.Int32 || dts[1] == dtype.Int32 && dts[2] == dtype.Float32)
-	return func(p []unsafe.Pointer, s []int, n int) {
-		if f32i32 && UseVec && s[0] == 4 && s[1] == 4 && s[2] == 4 {
-			mulF32I32(p, dts[1] == dtype.Int32, n)
-			return
-		}
-		for done := 0; done < n; done += chunk {
-			m := min(chunk, n-done)
-			for i := range 3 {
-				src := unsafe.Add(p[i], done*s[i])
-				switch {
-				case conv[i] == nil:
-					ptrs[i], strides[i] = src, s[i]
-				case i == 0:
-					ptrs[0], strides[0] = buf[0], size
-				case s[i] == 0:
-					if done == 0 {
-						conv[i](buf[i], 0, src, 0, 1)
-					}
-					ptrs[i], strides[i] = buf[i], 0
-				default:
-					conv[i](buf[i], size, src, s[i], m)
-					ptrs[i], strides[i] = buf[i], size
-				}
-			}
-			k(ptrs, strides, m)
-			if conv[0] != nil {
-				conv[0](unsafe.Add(p[0], done*s[0]), s[0], buf[0], size, m)
-			}
-		}
-	}
+	return GetPromoter(c, dts).Kernel
 }
 
-// mulF32I32 is the fused float32 × int32 run, the int32 operand converted
-// on the fly; multiplication commutes, so either side may be the int32.
-func mulF32I32(p []unsafe.Pointer, intFirst bool, n int) {
-	f, i := p[1], p[2]
-	if intFirst {
-		f, i = i, f
+// run is the promoting kernel.
+func (p *Promoter) run(ptrs []unsafe.Pointer, strides []int, n int) {
+	if p.f32i32 && UseVec && strides[0] == 4 && strides[1] == 4 && strides[2] == 4 {
+		f, i := ptrs[1], ptrs[2]
+		if p.intA { // multiplication commutes
+			f, i = i, f
+		}
+		vec.MulF32I32(run[float32](ptrs[0], n), run[float32](f, n), run[int32](i, n))
+		return
 	}
-	vec.MulF32I32(run[float32](p[0], n), run[float32](f, n), run[int32](i, n))
+	for done := 0; done < n; done += chunk {
+		m := min(chunk, n-done)
+		for i := range 3 {
+			src := unsafe.Add(ptrs[i], done*strides[i])
+			switch {
+			case p.conv[i] == nil:
+				p.ptrs[i], p.strides[i] = src, strides[i]
+			case i == 0:
+				p.ptrs[0], p.strides[0] = p.buf[0], p.size
+			case strides[i] == 0:
+				if done == 0 {
+					p.conv[i](p.buf[i], 0, src, 0, 1)
+				}
+				p.ptrs[i], p.strides[i] = p.buf[i], 0
+			default:
+				p.conv[i](p.buf[i], p.size, src, strides[i], m)
+				p.ptrs[i], p.strides[i] = p.buf[i], p.size
+			}
+		}
+		p.mul(p.ptrs[:], p.strides[:], m)
+		if p.conv[0] != nil {
+			p.conv[0](unsafe.Add(ptrs[0], done*strides[0]), strides[0], p.buf[0], p.size, m)
+		}
+	}
 }
