@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -36,6 +37,8 @@ type workload struct {
 	Transpose bool            `json:"transpose"`
 	ASparse   string          `json:"a_sparse"`
 	BSparse   string          `json:"b_sparse"`
+	ANnz      int             `json:"a_nnz"`
+	BNnz      int             `json:"b_nnz"`
 	Flops     float64         `json:"flops"`
 	Bytes     float64         `json:"bytes"`
 }
@@ -163,11 +166,7 @@ func round2(x float64) float64 { return math.Round(x*100) / 100 }
 
 // prepare builds a workload's operands and returns the timed call.
 func prepare(w workload) (func() error, error) {
-	if w.ASparse != "" || w.BSparse != "" {
-		// The sparse workloads join here once the library has sparse tensors.
-		return nil, fmt.Errorf("sparse not supported yet")
-	}
-	a, err := operand(w.A, w.DType, 1)
+	a, err := operandOf(w.A, w.ASparse, w.ANnz, w.DType, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +179,7 @@ func prepare(w workload) (func() error, error) {
 		if w.BDType != "" {
 			bdt = w.BDType
 		}
-		if b, err = operand(w.B, bdt, 2); err != nil {
+		if b, err = operandOf(w.B, w.BSparse, w.BNnz, bdt, 2); err != nil {
 			return nil, err
 		}
 	}
@@ -210,6 +209,63 @@ func operand(shape []int, name string, seed uint64) (*tensor.Tensor, error) {
 		return tensor.Rand(seed, dt, 0.9999, 1.0001, shape...)
 	}
 	return tensor.Rand(seed, dt, 1, 3, shape...)
+}
+
+// operandOf returns a dense operand, or a sparse one when layout is "csr"
+// or "coo".
+func operandOf(shape []int, layout string, nnz int, name string, seed uint64) (*tensor.Tensor, error) {
+	if layout == "" {
+		return operand(shape, name, seed)
+	}
+	return sparseOperand(shape, layout, nnz, name, seed)
+}
+
+// sparseOperand draws a sparse matrix with nnz entries at distinct
+// positions uniform over the shape (seeded), their values drawn as operand
+// draws dense ones.
+func sparseOperand(shape []int, layout string, nnz int, name string, seed uint64) (*tensor.Tensor, error) {
+	if len(shape) != 2 || shape[0] < 0 || shape[1] < 0 {
+		return nil, fmt.Errorf("sparse operand of shape %v: want two dimensions", shape)
+	}
+	total := uint64(shape[0]) * uint64(shape[1])
+	if nnz < 0 || uint64(nnz) > total {
+		return nil, fmt.Errorf("%d entries do not fit shape %v", nnz, shape)
+	}
+	pos := distinctPositions(rand.New(rand.NewPCG(seed, 0x5ba75e)), nnz, total)
+	rows, cols := make([]int64, nnz), make([]int64, nnz)
+	for i, p := range pos {
+		rows[i], cols[i] = int64(p/uint64(shape[1])), int64(p%uint64(shape[1]))
+	}
+	vals, err := operand([]int{nnz}, name, seed)
+	if err != nil {
+		return nil, err
+	}
+	s, err := tensor.NewSparseCOO(rows, cols, vals, shape...)
+	if err != nil {
+		return nil, err
+	}
+	switch layout {
+	case "coo":
+		return s, nil
+	case "csr":
+		return s.ToSparseCSR()
+	}
+	return nil, fmt.Errorf("unknown sparse layout %q", layout)
+}
+
+// distinctPositions returns n distinct numbers uniform in [0, total), in
+// increasing order: draws are sorted and deduplicated, and the shortfall
+// drawn again until none is missing.
+func distinctPositions(rng *rand.Rand, n int, total uint64) []uint64 {
+	pos := make([]uint64, 0, n)
+	for len(pos) < n {
+		for range n - len(pos) {
+			pos = append(pos, rng.Uint64N(total))
+		}
+		slices.Sort(pos)
+		pos = slices.Compact(pos)
+	}
+	return pos
 }
 
 // axisOptions converts the prod workload's axis (null, an int or a list).

@@ -43,7 +43,7 @@ flags:
 		case "-precision", "--precision":
 			set = a.setPrecision
 		case "-h", "-help", "--help":
-			return nil, usagef("usage: tensor eval [-o OUT.npy] [--precision highest|tf32] EXPR [NAME=FILE.npy ...]")
+			return nil, usagef("usage: tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] EXPR [NAME=FILE.npy|FILE.npz ...]")
 		default:
 			break flags // the expression
 		}
@@ -59,7 +59,7 @@ flags:
 		}
 	}
 	if i >= len(args) {
-		return nil, usagef("eval: missing EXPR; usage: tensor eval [-o OUT.npy] [--precision highest|tf32] EXPR [NAME=FILE.npy ...]")
+		return nil, usagef("eval: missing EXPR; usage: tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] EXPR [NAME=FILE.npy|FILE.npz ...]")
 	}
 	a.expr = args[i]
 	seen := map[string]bool{}
@@ -134,7 +134,7 @@ func runEval(args []string, stdout io.Writer) error {
 		return err
 	}
 	for _, b := range a.bindings {
-		t, err := tensor.LoadNPY(b.file)
+		t, err := loadBinding(b.file)
 		if err != nil {
 			return err
 		}
@@ -149,6 +149,9 @@ func runEval(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if t.Layout() != tensor.Strided {
+			return saveSparse(a.out, t)
+		}
 		// Saving a view that is neither row- nor column-major copies it.
 		if err := env.Reserve("save_npy", t.Shape(), t.DType()); err != nil {
 			return err
@@ -161,6 +164,25 @@ func runEval(args []string, stdout io.Writer) error {
 	}
 	_, err = fmt.Fprintln(stdout, text)
 	return err
+}
+
+// loadBinding reads the file of a NAME=FILE binding: a SciPy sparse matrix
+// (scipy.sparse.save_npz) for .npz, a NumPy array otherwise.
+func loadBinding(file string) (*tensor.Tensor, error) {
+	if strings.HasSuffix(strings.ToLower(file), ".npz") {
+		return tensor.LoadSparseNPZ(file)
+	}
+	return tensor.LoadNPY(file)
+}
+
+// saveSparse writes a sparse result in SciPy's .npz format, which needs
+// the .npz name that numpy.load and scipy.sparse.load_npz expect.
+func saveSparse(path string, t *tensor.Tensor) error {
+	if !strings.HasSuffix(strings.ToLower(path), ".npz") {
+		return fmt.Errorf("tensor: eval: the result is a %s tensor, saved in SciPy's format: name the output FILE.npz, not %q (or call to_dense)",
+			t.Layout(), path)
+	}
+	return tensor.SaveSparseNPZ(path, t)
 }
 
 // isExprUsage reports whether err is a syntax or check error of the

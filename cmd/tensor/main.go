@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	tensor eval [-o OUT.npy] [--precision highest|tf32] EXPR [NAME=FILE.npy ...]
+//	tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] EXPR [NAME=FILE.npy|FILE.npz ...]
 //	tensor info FILE.npy ...
 //	tensor bench [--workloads FILE] [--threads N] [--reps R] [FILTER ...]
 //	tensor help
@@ -40,6 +40,16 @@
 // tensor first are also methods: x.prod(axis=0), x.reshape(2, 3),
 // x.astype("float16"), and x.size() is the shape as in PyTorch.
 //
+// Sparse matrices: to_sparse_coo(x) (also x.to_sparse()), to_sparse_csr(x)
+// and to_dense(x) convert 2-D tensors between layouts, and a binding
+// NAME=FILE.npz loads a matrix saved by scipy.sparse.save_npz (csr, csc or
+// coo). mul and matmul (* and @) accept sparse operands as the library
+// does; a sparse result prints in PyTorch's style and -o OUT.npz writes it
+// in SciPy's format:
+//
+//	tensor eval "to_sparse_csr(tensor([[0, 2], [3, 0]])) @ ones((2, 1))"
+//	tensor eval -o c.npz "a @ a" a=a.npz
+//
 // Numbers multiplied with each other give a 0-d tensor of the default
 // dtype, as the library's Mul does (2 * 3 prints Tensor(6, dtype=int32,
 // device=xpux:0)); a number on its own prints as Python would.
@@ -72,7 +82,8 @@
 // or gbps), so that the outputs compare line by line. Inputs follow the
 // file's distributions: floats uniform in [0.9999, 1.0001), integers in
 // {1, 2}. --threads sets GOMAXPROCS (default: the number of CPUs). Sparse
-// workloads print an "error" line until the library has sparse tensors.
+// operands have the workload's number of entries at distinct random
+// positions (seeded), with values drawn as above.
 package main
 
 import (
@@ -91,7 +102,7 @@ const (
 )
 
 const usage = `usage:
-  tensor eval [-o OUT.npy] [--precision highest|tf32] EXPR [NAME=FILE.npy ...]
+  tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] EXPR [NAME=FILE.npy|FILE.npz ...]
   tensor info FILE.npy ...
   tensor bench [--workloads FILE] [--threads N] [--reps R] [FILTER ...]
   tensor help
@@ -104,6 +115,7 @@ prints the result or writes it to OUT.npy. Example:
 Operators: * @ unary - ( ) x[i, a:b:c, ...] .T .mT .shape .ndim .size .dtype
 Functions: mul matmul prod tensor astype transpose permute reshape
            broadcast_to zeros ones full arange (prefix F. np. torch. optional)
+           to_sparse_coo to_sparse_csr to_dense (FILE.npz: SciPy sparse)
 
 Exit status: 0 success, 1 the operation failed, 2 usage or syntax error.
 `

@@ -107,6 +107,54 @@ func mustFor(t *testing.T) func(*tensor.Tensor, error) *tensor.Tensor {
 // TestSourceExamples runs every example of the three source documents,
 // written as the command's expressions. The documents collapse NumPy's
 // column padding; semantics §8 restores it.
+// TestEvalSparse covers the sparse functions, SciPy .npz bindings and
+// sparse -o output.
+func TestEvalSparse(t *testing.T) {
+	dir := t.TempDir()
+	fixture, err := os.ReadFile("../../testdata/sparse/csr_float64.npz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.npz"), fixture, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := "tensor([[0, 2], [3, 0]])"
+	for _, tc := range []struct{ expr, want string }{
+		{"to_sparse_coo(" + m + ")", "Tensor(indices=[[0 1]\n [1 0]], values=[2 3], size=(2, 2), nnz=2, dtype=int32, layout=sparse_coo, device=xpux:0)"},
+		{m + ".to_sparse()", "Tensor(indices=[[0 1]\n [1 0]], values=[2 3], size=(2, 2), nnz=2, dtype=int32, layout=sparse_coo, device=xpux:0)"},
+		{"to_sparse_csr(" + m + ")", "Tensor(crow_indices=[0 1 2], col_indices=[1 0], values=[2 3], size=(2, 2), nnz=2, dtype=int32, layout=sparse_csr, device=xpux:0)"},
+		{"to_dense(to_sparse_csr(" + m + ") * 2.5)", "Tensor([[0.  5. ]\n [7.5 0. ]], device=xpux:0)"},
+		{"to_sparse_csr(" + m + ") @ tensor([1.0, 10.0])", "Tensor([20.  3.], device=xpux:0)"},
+		{"tensor([[1.0, nan]]) @ to_sparse_coo(tensor([[1.0], [0.0]]))", "Tensor([[1.]], device=xpux:0)"},
+		{"to_sparse_coo(" + m + ") @ to_sparse_csr(" + m + ")", "Tensor(indices=[[0 1]\n [0 1]], values=[6 6], size=(2, 2), nnz=2, dtype=int32, layout=sparse_coo, device=xpux:0)"},
+		{"to_sparse_csr(" + m + ").T.to_dense()", "Tensor([[0 3]\n [2 0]], dtype=int32, device=xpux:0)"},
+		{"to_sparse_csr(" + m + ").shape", "(2, 2)"},
+	} {
+		expect(t, dir, ok(tc.want), "eval", tc.expr)
+	}
+	// A SciPy file binds as a sparse tensor; a sparse result saves as SciPy's format.
+	expect(t, dir, ok("Tensor([[ 4.      0.      2.25    0.    ]\n [ 0.      0.      0.      0.    ]\n [ 0.     10.5625  0.     16.    ]], dtype=float64, device=xpux:0)"),
+		"eval", "to_dense(a * a.to_dense())", "a=a.npz")
+	expect(t, dir, result{}, "eval", "-o", "c.npz", "a @ a.T", "a=a.npz")
+	expect(t, dir, ok("Tensor([[ 6.25    0.      0.    ]\n [ 0.      0.      0.    ]\n [ 0.      0.     26.5625]], dtype=float64, device=xpux:0)"),
+		"eval", "c.to_dense()", "c=c.npz")
+	expect(t, dir, failed(fmt.Errorf(`tensor: eval: the result is a sparse_csr tensor, saved in SciPy's format: name the output FILE.npz, not "c.npy" (or call to_dense)`)),
+		"eval", "-o", "c.npy", "a", "a=a.npz")
+	expect(t, dir, failed(fmt.Errorf("tensor: prod: sparse_csr tensors of shape (3, 4) are not supported; convert with ToDense first")),
+		"eval", "prod(a)", "a=a.npz")
+	expect(t, dir, failed(fmt.Errorf("tensor: to_sparse_coo: sparse_coo tensors are 2-D; cannot convert shape (2, 2, 2)")),
+		"eval", "to_sparse_coo(ones((2, 2, 2)))")
+
+	// SciPy reads what the command writes, when it is installed.
+	check := exec.Command("/usr/bin/python3", "-c", "import scipy.sparse as sp; c = sp.load_npz('c.npz'); print(c.format, c.toarray().tolist())")
+	check.Dir = dir
+	if out, err := check.Output(); err != nil {
+		t.Logf("skipping the SciPy cross-check: %v", err)
+	} else if got := string(out); got != "csr [[6.25, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 26.5625]]\n" {
+		t.Errorf("SciPy reads c.npz as %q", got)
+	}
+}
+
 func TestSourceExamples(t *testing.T) {
 	dir := t.TempDir()
 	x := `Tensor([[1, 2, 3], [4, 5, 6]])`
@@ -372,7 +420,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"eval", "prod([1], 0, axis=0)"}, "call error at column 14: prod() got multiple values for 'axis'"},
 		{[]string{"eval", "(1)(2)"}, "call error at column 4: only functions and methods can be called"},
 		{[]string{"eval", "[1][..., ...]"}, "call error at column 10: an index can only have a single ellipsis ('...')"},
-		{[]string{"eval"}, "eval: missing EXPR; usage: tensor eval [-o OUT.npy] [--precision highest|tf32] EXPR [NAME=FILE.npy ...]"},
+		{[]string{"eval"}, "eval: missing EXPR; usage: tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] EXPR [NAME=FILE.npy|FILE.npz ...]"},
 		{[]string{"eval", "-o"}, "eval: flag -o needs a value"},
 		{[]string{"eval", "x", "x"}, `eval: argument "x" after EXPR must be NAME=FILE.npy`},
 		{[]string{"eval", "x", "1x=a.npy"}, `eval: "1x" is not a valid name (letters, digits and _, not starting with a digit)`},
@@ -408,7 +456,9 @@ func TestBench(t *testing.T) {
 	 {"name": "mul/float32*int32/p", "op": "mul", "a": [16], "b": [16], "dtype": "float32", "bdtype": "int32", "bytes": 192},
 	 {"name": "prod/float64/axes", "op": "prod", "a": [2, 3, 4], "axis": [0, 2], "dtype": "float64", "bytes": 192},
 	 {"name": "prod/float32/all", "op": "prod", "a": [10], "axis": null, "dtype": "float32", "bytes": 40},
-	 {"name": "spmm/float32/csr", "op": "matmul", "a": [10, 10], "a_sparse": "csr", "a_nnz": 5, "b": [10, 2], "dtype": "float32", "flops": 20}
+	 {"name": "spmm/float32/csr", "op": "matmul", "a": [10, 10], "a_sparse": "csr", "a_nnz": 5, "b": [10, 2], "dtype": "float32", "flops": 20},
+	 {"name": "spmm/float64/coo", "op": "matmul", "a": [10, 10], "a_sparse": "coo", "a_nnz": 100, "b": [10, 2], "dtype": "float64", "flops": 400},
+	 {"name": "spgemm/float64/csr", "op": "matmul", "a": [20, 30], "a_sparse": "csr", "a_nnz": 40, "b": [30, 20], "b_sparse": "csr", "b_nnz": 40, "dtype": "float64", "flops": 106}
 	]}`
 	if err := os.WriteFile(filepath.Join(dir, "w.json"), []byte(workloads), 0o644); err != nil {
 		t.Fatal(err)
@@ -418,7 +468,8 @@ func TestBench(t *testing.T) {
 		t.Fatalf("bench: %+v", got)
 	}
 	lines := strings.Split(strings.TrimSuffix(got.stdout, "\n"), "\n")
-	wantNames := []string{"matmul/float32/8x8x8", "mul/int32/t", "mul/float32*int32/p", "prod/float64/axes", "prod/float32/all", "spmm/float32/csr"}
+	wantNames := []string{"matmul/float32/8x8x8", "mul/int32/t", "mul/float32*int32/p", "prod/float64/axes", "prod/float32/all",
+		"spmm/float32/csr", "spmm/float64/coo", "spgemm/float64/csr"}
 	if len(lines) != len(wantNames) {
 		t.Fatalf("bench printed %d lines, want %d:\n%s", len(lines), len(wantNames), got.stdout)
 	}
@@ -430,14 +481,8 @@ func TestBench(t *testing.T) {
 		if rec["lib"] != "tensor" || rec["name"] != wantNames[i] {
 			t.Errorf("line %d = %q, want lib tensor, name %s", i, line, wantNames[i])
 		}
-		if strings.HasPrefix(wantNames[i], "spmm") {
-			if line != `{"lib": "tensor", "name": "spmm/float32/csr", "error": "sparse not supported yet"}` {
-				t.Errorf("sparse line = %q", line)
-			}
-			continue
-		}
 		rate := "gbps"
-		if strings.HasPrefix(wantNames[i], "matmul") {
+		if strings.HasPrefix(wantNames[i], "matmul") || strings.HasPrefix(wantNames[i], "sp") {
 			rate = "gflops"
 		}
 		keys := slices.Sorted(func(yield func(string) bool) {

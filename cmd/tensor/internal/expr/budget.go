@@ -39,6 +39,8 @@ func (env *Env) reserveMul(a, b any) error {
 	ta, aok := a.(*tensor.Tensor)
 	tb, bok := b.(*tensor.Tensor)
 	switch {
+	case aok && ta.Layout() != tensor.Strided || bok && tb.Layout() != tensor.Strided:
+		return nil // a sparse product stores at most the entries of a sparse operand
 	case aok && bok:
 		s, err := shape.Broadcast(ta.Shape(), tb.Shape())
 		dt, perr := dtype.Promote(ta.DType(), tb.DType())
@@ -71,6 +73,9 @@ func scalarDTypeKind(v any) dtype.Kind {
 
 // reserveMatmul checks the result of a @ b.
 func (env *Env) reserveMatmul(a, b *tensor.Tensor) error {
+	if a.Layout() != tensor.Strided && b.Layout() != tensor.Strided {
+		return nil // a sparse result: its size depends on the patterns
+	}
 	ms, err := shape.Matmul(a.Shape(), b.Shape())
 	dt, perr := dtype.Promote(a.DType(), b.DType())
 	if err != nil || perr != nil {

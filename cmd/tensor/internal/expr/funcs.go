@@ -36,9 +36,10 @@ func given(v Value) bool { return !isAbsent(v) && v != nil }
 
 // functions is the function table. Aliases point at the same entry.
 //
-// Sparse tensors will add their constructors and conversions here
-// (to_sparse_coo, to_sparse_csr, to_dense) once the library has them;
-// mul, matmul and prod then accept them through the same entries.
+// Sparse tensors enter through to_sparse_coo, to_sparse_csr (also
+// PyTorch's methods x.to_sparse() and x.to_sparse_csr()) and file
+// bindings; to_dense leaves them. mul and matmul accept them through the
+// same entries as dense tensors.
 var functions map[string]*function
 
 func init() {
@@ -61,10 +62,44 @@ func init() {
 		"full":         {params: []string{"shape", "fill_value", "dtype"}, required: 2, call: callFull},
 		"arange":       {params: []string{"start", "stop", "step", "dtype"}, required: 1, call: callArange},
 		"size":         {params: []string{"x"}, required: 1, method: true, methodOnly: true, call: callSize},
+		// Sparse layouts.
+		"to_sparse_coo": {params: []string{"x"}, required: 1, method: true, call: callToSparse},
+		"to_sparse":     {params: []string{"x"}, required: 1, method: true, call: callToSparse},
+		"to_sparse_csr": {params: []string{"x"}, required: 1, method: true, call: callToSparse},
+		"to_dense":      {params: []string{"x"}, required: 1, method: true, call: callToDense},
 	}
 }
 
 func callMul(env *Env, name string, a []Value) (Value, error) { return env.mul(a[0], a[1]) }
+
+// callToSparse converts to the COO layout (to_sparse_coo, to_sparse) or
+// the CSR one. Its worst case stores an int64 index pair per element.
+func callToSparse(env *Env, name string, a []Value) (Value, error) {
+	x, err := toTensor(name, a[0])
+	if err != nil {
+		return nil, err
+	}
+	if x.Layout() == tensor.Strided {
+		if err := env.Reserve(name, append(x.Shape(), 3), dtype.Int64); err != nil {
+			return nil, err
+		}
+	}
+	if name == "to_sparse_csr" {
+		return x.ToSparseCSR()
+	}
+	return x.ToSparseCOO()
+}
+
+func callToDense(env *Env, name string, a []Value) (Value, error) {
+	x, err := toTensor(name, a[0])
+	if err != nil {
+		return nil, err
+	}
+	if err := env.Reserve(name, x.Shape(), x.DType()); err != nil {
+		return nil, err
+	}
+	return x.ToDense()
+}
 
 func callMatmul(env *Env, name string, a []Value) (Value, error) { return env.matmul(a[0], a[1]) }
 
