@@ -29,9 +29,17 @@ type Layout int
 //
 // Sparse tensors are immutable: no into-form writes to them. Matmul and Mul
 // accept them (see there); ToDense, ToSparseCOO, ToSparseCSR, Coalesce,
-// AsType and Transpose convert them. Other operations (Prod, views other
-// than Transpose, element access, .npy output) are ErrLayout errors: call
+// AsType and Transpose convert them; ReadSparseNPZ and WriteSparseNPZ
+// exchange them with SciPy. Other operations (Prod, views other than
+// Transpose, element access, .npy output) are ErrLayout errors: call
 // ToDense first.
+//
+// A sparse tensor prints as PyTorch prints one, its parts formatted as
+// NumPy arrays like every tensor body, dtype= shown unless float32:
+//
+//	Tensor(indices=[[0 1 1]
+//	 [2 0 2]], values=[3. 4. 5.], size=(2, 3), nnz=3, layout=sparse_coo, device=xpux:0)
+//	Tensor(crow_indices=[0 1 3], col_indices=[2 0 2], values=[3 4 5], size=(2, 3), nnz=3, dtype=int64, layout=sparse_csr, device=xpux:0)
 const (
 	Strided Layout = iota
 	SparseCOO
@@ -192,17 +200,17 @@ func sparseValues(op string, values *Tensor) (*Tensor, error) {
 // values and reports whether the entries are in canonical order.
 func checkCOO(op string, m, n int, rows, cols []int64, nv int) (canonical bool, err error) {
 	if len(rows) != len(cols) || len(cols) != nv {
-		return false, opErr(op, ErrShape, "sparse_coo: %d row indices, %d column indices and %d values disagree",
+		return false, opErr(op, ErrShape, "%d row indices, %d column indices and %d values disagree",
 			len(rows), len(cols), nv)
 	}
 	canonical = true
 	for p := range rows {
 		r, c := rows[p], cols[p]
 		if r < 0 || r >= int64(m) {
-			return false, opErr(op, ErrValue, "sparse_coo: row index %d of entry %d is outside [0, %d)", r, p, m)
+			return false, opErr(op, ErrValue, "row index %d of entry %d is outside [0, %d)", r, p, m)
 		}
 		if c < 0 || c >= int64(n) {
-			return false, opErr(op, ErrValue, "sparse_coo: column index %d of entry %d is outside [0, %d)", c, p, n)
+			return false, opErr(op, ErrValue, "column index %d of entry %d is outside [0, %d)", c, p, n)
 		}
 		if p > 0 && (r < rows[p-1] || r == rows[p-1] && c <= cols[p-1]) {
 			canonical = false
@@ -215,27 +223,27 @@ func checkCOO(op string, m, n int, rows, cols []int64, nv int) (canonical bool, 
 // nv values and reports whether every row's columns strictly increase.
 func checkCSR(op string, m, n int, crow, cols []int64, nv int) (canonical bool, err error) {
 	if len(crow) != m+1 {
-		return false, opErr(op, ErrShape, "sparse_csr: %d row pointers for %d rows, want %d", len(crow), m, m+1)
+		return false, opErr(op, ErrShape, "%d row pointers for %d rows, want %d", len(crow), m, m+1)
 	}
 	if len(cols) != nv {
-		return false, opErr(op, ErrShape, "sparse_csr: %d column indices and %d values disagree", len(cols), nv)
+		return false, opErr(op, ErrShape, "%d column indices and %d values disagree", len(cols), nv)
 	}
 	if crow[0] != 0 {
-		return false, opErr(op, ErrValue, "sparse_csr: row pointers start at %d, not 0", crow[0])
+		return false, opErr(op, ErrValue, "row pointers start at %d, not 0", crow[0])
 	}
 	for i := range m {
 		if crow[i+1] < crow[i] {
-			return false, opErr(op, ErrValue, "sparse_csr: row pointers decrease at row %d (%d then %d)", i, crow[i], crow[i+1])
+			return false, opErr(op, ErrValue, "row pointers decrease at row %d (%d then %d)", i, crow[i], crow[i+1])
 		}
 	}
 	if crow[m] != int64(len(cols)) {
-		return false, opErr(op, ErrValue, "sparse_csr: row pointers end at %d, not at the %d entries", crow[m], len(cols))
+		return false, opErr(op, ErrValue, "row pointers end at %d, not at the %d entries", crow[m], len(cols))
 	}
 	canonical = true
 	for i := range m {
 		for p := crow[i]; p < crow[i+1]; p++ {
 			if c := cols[p]; c < 0 || c >= int64(n) {
-				return false, opErr(op, ErrValue, "sparse_csr: column index %d of entry %d (row %d) is outside [0, %d)", c, p, i, n)
+				return false, opErr(op, ErrValue, "column index %d of entry %d (row %d) is outside [0, %d)", c, p, i, n)
 			}
 			if p > crow[i] && cols[p] <= cols[p-1] {
 				canonical = false

@@ -615,3 +615,53 @@ func spMust[T any](v T, err error) T {
 	}
 	return v
 }
+
+// spBenchOperand builds an m×n sparse matrix of nnz entries at distinct
+// random positions with values in [0.9999, 1.0001), as the spmm and spgemm
+// workloads describe.
+func spBenchOperand(b *testing.B, m, n, nnz int, dt DType, l Layout) *Tensor {
+	rng := rand.New(rand.NewPCG(uint64(m), uint64(nnz)))
+	seen := map[int64]bool{}
+	rows, cols := make([]int64, 0, nnz), make([]int64, 0, nnz)
+	for len(rows) < nnz {
+		p := rng.Int64N(int64(m) * int64(n))
+		if !seen[p] {
+			seen[p] = true
+			rows, cols = append(rows, p/int64(n)), append(cols, p%int64(n))
+		}
+	}
+	s := Must(NewSparseCOO(rows, cols, Must(Rand(1, dt, 0.9999, 1.0001, nnz)), m, n))
+	if l == SparseCSR {
+		return Must(s.ToSparseCSR())
+	}
+	return Must(s.Coalesce())
+}
+
+// BenchmarkSparse times the spmm/ and spgemm/ workloads of
+// bench/workloads.json (go test -bench Sparse -benchtime 5x).
+func BenchmarkSparse(b *testing.B) {
+	b.Run("spmm/float32/csr100000x100000-nnz1M@64", func(b *testing.B) {
+		a := spBenchOperand(b, 100000, 100000, 1000000, Float32, SparseCSR)
+		d := Must(Rand(2, Float32, 0.9999, 1.0001, 100000, 64))
+		b.ResetTimer()
+		for range b.N {
+			Must(Matmul(a, d))
+		}
+	})
+	b.Run("spmm/float64/coo20000x20000-nnz400k@128", func(b *testing.B) {
+		a := spBenchOperand(b, 20000, 20000, 400000, Float64, SparseCOO)
+		d := Must(Rand(2, Float64, 0.9999, 1.0001, 20000, 128))
+		b.ResetTimer()
+		for range b.N {
+			Must(Matmul(a, d))
+		}
+	})
+	b.Run("spgemm/float64/csr20000x20000-nnz200k@csr", func(b *testing.B) {
+		a := spBenchOperand(b, 20000, 20000, 200000, Float64, SparseCSR)
+		c := spBenchOperand(b, 20000, 20000, 200000, Float64, SparseCSR)
+		b.ResetTimer()
+		for range b.N {
+			Must(Matmul(a, c))
+		}
+	})
+}
