@@ -138,7 +138,6 @@ func newDenseAccumulator[T Number](cols int) *denseAccumulator[T] {
 func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spgemmPart[T] {
 	sums, seen, words := acc.sums, acc.seen, acc.words
 	start := len(part.cols)
-	lo, hi := int64(len(sums)), int64(-1) // range of columns reached
 	var zero T
 	for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
 		av, k := a.Values[p], a.ColIdx[p]
@@ -152,7 +151,6 @@ func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spg
 				words[w>>6] |= 1 << (w & 63)
 				sums[j] = zero + prod // sums start at +0
 				part.cols = append(part.cols, j)
-				lo, hi = min(lo, j), max(hi, j)
 			} else {
 				sums[j] += prod
 			}
@@ -162,15 +160,15 @@ func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spg
 	if len(cols) == 0 {
 		return part
 	}
-	// Emit the columns in order from the bitmaps when the second level
-	// spans few words per entry (wide, very sparse results may not), else
-	// sort the list of columns reached.
-	if span := hi>>12 - lo>>12 + 1; span <= 8*int64(len(cols)) {
+	// Emit the columns in order from the bitmaps when the second level has
+	// few words per entry (wide, very sparse results may not), else sort
+	// the list of columns reached.
+	if len(words) <= 8*len(cols) {
 		// The bitmap holds exactly len(cols) bits: overwrite the list.
 		n := 0
-		for s := lo >> 12; s <= hi>>12; s++ {
+		for s := range words {
 			for ws := words[s]; ws != 0; ws &= ws - 1 {
-				w := s<<6 + int64(mathbits.TrailingZeros64(ws))
+				w := int64(s<<6 + mathbits.TrailingZeros64(ws))
 				bits := seen[w]
 				seen[w] = 0
 				for ; bits != 0; bits &= bits - 1 {
