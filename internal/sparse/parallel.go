@@ -1,6 +1,7 @@
 package sparse
 
 import (
+	"math/bits"
 	"sort"
 	"sync"
 )
@@ -28,7 +29,10 @@ func splitRows(rows, threads int, cost func(i int) int64) []int {
 	}
 	bounds := make([]int, 1, threads+1)
 	for t := 1; t < threads; t++ {
-		target := total * int64(t) / int64(threads)
+		// total·t/threads in 128 bits: the product may not fit in 64.
+		hi, lo := bits.Mul64(uint64(total), uint64(t))
+		q, _ := bits.Div64(hi, lo, uint64(threads))
+		target := int64(q)
 		prev := bounds[len(bounds)-1]
 		b := prev + sort.Search(rows-prev, func(k int) bool { return cost(prev+k) >= target })
 		if b > prev && b < rows {

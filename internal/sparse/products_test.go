@@ -482,3 +482,29 @@ func TestShapePreconditionsPanic(t *testing.T) {
 		}()
 	}
 }
+
+// TestSplitRows checks chunk boundaries: increasing, covering all rows,
+// each chunk near its share of the work, and no overflow when work times
+// threads exceeds 64 bits.
+func TestSplitRows(t *testing.T) {
+	for _, tc := range []struct {
+		rows, threads int
+		perRow        int64
+	}{{0, 4, 1}, {1, 4, 1 << 20}, {10, 3, 1 << 20}, {1000, 7, 1 << 10}, {1 << 20, 1 << 19, 1 << 42}, {5, 2, 1}} {
+		cost := func(i int) int64 { return int64(i) * tc.perRow }
+		b := splitRows(tc.rows, tc.threads, cost)
+		if b[0] != 0 || b[len(b)-1] != tc.rows || len(b)-1 > max(tc.threads, 1) {
+			t.Fatalf("%+v: bounds %v", tc, b[:min(len(b), 10)])
+		}
+		chunks := len(b) - 1
+		for c := 1; c < len(b); c++ {
+			if b[c] <= b[c-1] && tc.rows > 0 {
+				t.Fatalf("%+v: bounds not increasing at %d", tc, c)
+			}
+			// Uniform rows: every chunk holds its share, give or take a row.
+			if size, share := b[c]-b[c-1], tc.rows/chunks; size < share-1 || size > share+2 {
+				t.Fatalf("%+v: chunk %d has %d rows, share %d", tc, c-1, size, share)
+			}
+		}
+	}
+}
