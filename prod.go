@@ -57,7 +57,9 @@ func Prod(x *Tensor, opts ...ReduceOption) (*Tensor, error) {
 	if err != nil {
 		return nil, wrapErr("prod", err)
 	}
-	prodRun(out, x, mask)
+	if err := prodRun(out, x, mask); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -90,11 +92,12 @@ func ProdInto(out, x *Tensor, opts ...ReduceOption) error {
 		if err != nil {
 			return wrapErr("prod", err)
 		}
-		prodRun(tmp, x, mask)
+		if err := prodRun(tmp, x, mask); err != nil {
+			return err
+		}
 		return copyInto(out, tmp)
 	}
-	prodRun(out, x, mask)
-	return nil
+	return prodRun(out, x, mask)
 }
 
 // prodShape applies the options to x: the mask of reduced dimensions and
@@ -134,14 +137,14 @@ func prodShape(x *Tensor, opts []ReduceOption) (mask []bool, s []int, err error)
 // removed: out itself when its dtype and layout allow, else a temporary
 // that is converted into out at the end (which is where float16 and
 // bfloat16 results are rounded, once).
-func prodRun(out, x *Tensor, mask []bool) {
+func prodRun(out, x *Tensor, mask []bool) error {
 	accType := ewise.ProdAccumulator(x.dtype)
 	kept := shape.Reduced(x.shape, mask, true)
 	acc := out
 	if out.dtype != accType || !out.IsContiguous() {
 		var err error
 		if acc, err = empty(accType, out.shape); err != nil {
-			panic("tensor: internal error: " + err.Error()) // out's size was allocated already
+			return wrapErr("prod", err) // float32 accumulators for float16 are twice the size
 		}
 	}
 	n := acc.Size()
@@ -171,8 +174,9 @@ func prodRun(out, x *Tensor, mask []bool) {
 		}
 	}
 	if acc != out {
-		_ = copyInto(out, acc) // same shape, castable dtype: cannot fail
+		return copyInto(out, acc)
 	}
+	return nil
 }
 
 // prodChunk is the number of elements whose product is taken on its own
