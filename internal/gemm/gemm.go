@@ -89,20 +89,19 @@ func Mul[T Elem](m, n, k int, a, b, c Matrix[T], opt Options) {
 // products) get rounded copies instead, which they can afford.
 func mulF32(m, n, k int, a, b, c Matrix[float32], opt Options) {
 	if m == 1 || n == 1 || smallFor(m, n, k, b, c) != nil || smallFor(n, m, k, a.transpose(), c.transpose()) != nil {
-		mul(kernelF32, m, n, k, roundedCopy(m, k, a), roundedCopy(k, n, b), c, opt)
+		mul(kernelF32, m, n, k, roundedCopy(a), roundedCopy(b), c, opt)
 		return
 	}
 	mul(tf32Kernel(), m, n, k, a, b, c, opt)
 }
 
-// roundedCopy returns a row-major copy of the r×c view x rounded to TF32.
-func roundedCopy(r, c int, x Matrix[float32]) Matrix[float32] {
-	y := Matrix[float32]{make([]float32, r*c), 0, c, 1}
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			y.Data[i*c+j] = roundTF32(x.at(i, j))
-		}
-	}
+// roundedCopy returns x over a TF32-rounded copy of its data, with the same
+// strides, so the product takes exactly the path it would on pre-rounded
+// operands.
+func roundedCopy(x Matrix[float32]) Matrix[float32] {
+	y := x
+	y.Data = append([]float32(nil), x.Data...)
+	roundTF32Slice(y.Data)
 	return y
 }
 

@@ -53,6 +53,24 @@ func gemv[T Elem](m, k int, a, x, y Matrix[T], opt Options) {
 // is row-major, as a sum of column multiples when it is column-major.
 func gemvRows[T Elem](i0, i1, k int, a Matrix[T], x []T, y Matrix[T]) {
 	switch {
+	case a.CS == 1 && a.RS > 0:
+		// Four rows at a time share each load of x; rows are grouped from
+		// i0, which the callers keep a multiple of 4, so a row's summation
+		// order does not depend on the split.
+		dot, dot4 := dotFor[T](), dot4For[T]()
+		var out [4]T
+		i := i0
+		for ; i+4 <= i1; i += 4 {
+			at := a.Off + i*a.RS
+			dot4(a.Data[at:at+3*a.RS+k], a.RS, x, &out)
+			for r, v := range out {
+				y.Data[y.Off+(i+r)*y.RS] = v
+			}
+		}
+		for ; i < i1; i++ {
+			at := a.Off + i*a.RS
+			y.Data[y.Off+i*y.RS] = dot(a.Data[at:at+k], x)
+		}
 	case a.CS == 1:
 		dot := dotFor[T]()
 		for i := i0; i < i1; i++ {

@@ -20,6 +20,32 @@ func saxpyAVX512(n int, alpha float32, x, y *float32)
 //go:noescape
 func daxpyAVX512(n int, alpha float64, x, y *float64)
 
+//go:noescape
+func sdot4AVX512(n int, a *float32, lda int, x *float32, out *[4]float32)
+
+//go:noescape
+func ddot4AVX512(n int, a *float64, lda int, x *float64, out *[4]float64)
+
+func dot4F32AVX512(a []float32, lda int, x []float32, out *[4]float32) {
+	n := len(x) &^ 31
+	if n > 0 {
+		sdot4AVX512(n, &a[0], lda, &x[0], out)
+	} else {
+		*out = [4]float32{}
+	}
+	dot4Tail(a, lda, x, n, out)
+}
+
+func dot4F64AVX512(a []float64, lda int, x []float64, out *[4]float64) {
+	n := len(x) &^ 15
+	if n > 0 {
+		ddot4AVX512(n, &a[0], lda, &x[0], out)
+	} else {
+		*out = [4]float64{}
+	}
+	dot4Tail(a, lda, x, n, out)
+}
+
 func dotF32AVX512(x, y []float32) float32 {
 	n := len(x) &^ 63
 	var s float32
@@ -58,5 +84,6 @@ func init() {
 	if cpufeat.AVX512 {
 		dotF32, dotF64 = dotF32AVX512, dotF64AVX512
 		axpyF32, axpyF64 = axpyF32AVX512, axpyF64AVX512
+		dot4F32, dot4F64 = dot4F32AVX512, dot4F64AVX512
 	}
 }

@@ -5,6 +5,37 @@
 // Streaming helpers for matrix-vector products: they are bound by reading
 // the matrix once, so each keeps four vectors of loads in flight.
 
+// Four dot products at once, of rows a, a+lda, a+2·lda, a+3·lda with x:
+// each chunk of x is loaded once for four rows, and four rows stream from
+// memory together. Two accumulators per row; n is a multiple of 2 vectors.
+#define DOT4(MOVV, FMA, es, vbytes) \
+	MOVQ n+0(FP), CX; \
+	MOVQ a+8(FP), SI; \
+	MOVQ lda+16(FP), R8; \
+	SHLQ $es, R8; \
+	LEAQ (R8)(R8*2), R9; \
+	MOVQ x+24(FP), DI; \
+	VPXORD Z0, Z0, Z0; VPXORD Z1, Z1, Z1; VPXORD Z2, Z2, Z2; VPXORD Z3, Z3, Z3; \
+	VPXORD Z4, Z4, Z4; VPXORD Z5, Z5, Z5; VPXORD Z6, Z6, Z6; VPXORD Z7, Z7, Z7; \
+	SHRQ $(7-es), CX; \
+	JZ   reduce; \
+loop: \
+	MOVV (DI), Z8; \
+	MOVV vbytes(DI), Z9; \
+	FMA (SI), Z8, Z0; \
+	FMA vbytes(SI), Z9, Z4; \
+	FMA (SI)(R8*1), Z8, Z1; \
+	FMA vbytes(SI)(R8*1), Z9, Z5; \
+	FMA (SI)(R8*2), Z8, Z2; \
+	FMA vbytes(SI)(R8*2), Z9, Z6; \
+	FMA (SI)(R9*1), Z8, Z3; \
+	FMA vbytes(SI)(R9*1), Z9, Z7; \
+	ADDQ $(2*vbytes), SI; \
+	ADDQ $(2*vbytes), DI; \
+	DECQ CX; \
+	JNZ  loop; \
+reduce:
+
 // func sdotAVX512(n int, x, y *float32) float32
 // n is a multiple of 64.
 TEXT ·sdotAVX512(SB), NOSPLIT, $0-28
@@ -139,5 +170,59 @@ loop:
 	DECQ CX
 	JNZ  loop
 done:
+	VZEROUPPER
+	RET
+
+// func sdot4AVX512(n int, a *float32, lda int, x *float32, out *[4]float32)
+// n is a multiple of 32.
+TEXT ·sdot4AVX512(SB), NOSPLIT, $0-40
+	DOT4(VMOVUPS, VFMADD231PS, 2, 64)
+	VADDPS Z4, Z0, Z0
+	VADDPS Z5, Z1, Z1
+	VADDPS Z6, Z2, Z2
+	VADDPS Z7, Z3, Z3
+	// Reduce each of Z0..Z3 to one lane and gather them in X0.
+	VEXTRACTF32X8 $1, Z0, Y4
+	VADDPS Y4, Y0, Y0
+	VEXTRACTF32X8 $1, Z1, Y5
+	VADDPS Y5, Y1, Y1
+	VEXTRACTF32X8 $1, Z2, Y6
+	VADDPS Y6, Y2, Y2
+	VEXTRACTF32X8 $1, Z3, Y7
+	VADDPS Y7, Y3, Y3
+	VHADDPS Y1, Y0, Y0
+	VHADDPS Y3, Y2, Y2
+	VHADDPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	MOVQ out+32(FP), AX
+	VMOVUPS X0, (AX)
+	VZEROUPPER
+	RET
+
+// func ddot4AVX512(n int, a *float64, lda int, x *float64, out *[4]float64)
+// n is a multiple of 16.
+TEXT ·ddot4AVX512(SB), NOSPLIT, $0-40
+	DOT4(VMOVUPD, VFMADD231PD, 3, 64)
+	VADDPD Z4, Z0, Z0
+	VADDPD Z5, Z1, Z1
+	VADDPD Z6, Z2, Z2
+	VADDPD Z7, Z3, Z3
+	VEXTRACTF64X4 $1, Z0, Y4
+	VADDPD Y4, Y0, Y0
+	VEXTRACTF64X4 $1, Z1, Y5
+	VADDPD Y5, Y1, Y1
+	VEXTRACTF64X4 $1, Z2, Y6
+	VADDPD Y6, Y2, Y2
+	VEXTRACTF64X4 $1, Z3, Y7
+	VADDPD Y7, Y3, Y3
+	// Y0 = (a0+a1, b0+b1, a2+a3, b2+b3) per pair, then combine halves.
+	VHADDPD Y1, Y0, Y0
+	VHADDPD Y3, Y2, Y2
+	VPERM2F128 $0x20, Y2, Y0, Y4
+	VPERM2F128 $0x31, Y2, Y0, Y5
+	VADDPD Y5, Y4, Y0
+	MOVQ out+32(FP), AX
+	VMOVUPD Y0, (AX)
 	VZEROUPPER
 	RET

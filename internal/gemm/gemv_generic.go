@@ -6,7 +6,29 @@ var (
 	dotF64  = dotGo[float64]
 	axpyF32 = axpyGo[float32]
 	axpyF64 = axpyGo[float64]
+	dot4F32 = dot4Go[float32]
+	dot4F64 = dot4Go[float64]
 )
+
+// dot4Go is the Go twin of the four-row dot helpers: out[r] is the dot
+// product of x with row r of a, the rows starting at a[r*lda] (len(a) must
+// reach the end of row 3).
+func dot4Go[T Elem](a []T, lda int, x []T, out *[4]T) {
+	for r := range out {
+		out[r] = dotGo(a[r*lda:r*lda+len(x)], x)
+	}
+}
+
+// dot4Tail adds the products from index n on to out, finishing what an
+// assembly helper did for the first n.
+func dot4Tail[T Elem](a []T, lda int, x []T, n int, out *[4]T) {
+	for r := range out {
+		row := a[r*lda : r*lda+len(x)]
+		for p := n; p < len(x); p++ {
+			out[r] += row[p] * x[p]
+		}
+	}
+}
 
 // dotGo returns Σ x[i]·y[i], summed from +0 in index order.
 func dotGo[T Elem](x, y []T) T {
@@ -37,6 +59,17 @@ func dotFor[T Elem]() func(x, y []T) T {
 		return any(dotF64).(func(x, y []T) T)
 	}
 	return dotGo[T]
+}
+
+func dot4For[T Elem]() func(a []T, lda int, x []T, out *[4]T) {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return any(dot4F32).(func(a []T, lda int, x []T, out *[4]T))
+	case float64:
+		return any(dot4F64).(func(a []T, lda int, x []T, out *[4]T))
+	}
+	return dot4Go[T]
 }
 
 func axpyFor[T Elem]() func(alpha T, x, y []T) {

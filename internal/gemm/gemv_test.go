@@ -43,7 +43,31 @@ func checkAxpy[T Elem](t *testing.T, name string, axpy func(alpha T, x, y []T)) 
 	}
 }
 
+// checkDot4 compares a four-row dot helper against dot4Go at every length
+// up to three unrolls, with row strides equal to and wider than the length.
+func checkDot4[T Elem](t *testing.T, name string, dot4 func(a []T, lda int, x []T, out *[4]T)) {
+	rng := rand.New(rand.NewPCG(28, 29))
+	for n := 0; n <= 3*32+1; n++ {
+		for _, extra := range []int{0, 1, 17} {
+			lda := n + extra
+			a := fill[T](rng, 3*lda+n, n%5 == 0)
+			x := fill[T](rng, n, n%7 == 0)
+			var got, want [4]T
+			got = [4]T{7, 7, 7, 7} // must be overwritten, not added to
+			dot4(a, lda, x, &got)
+			dot4Go(a, lda, x, &want)
+			for r := range got {
+				if !sameValue(got[r], want[r], 1e-5*float64(n+1)) {
+					t.Fatalf("%s n=%d lda=%d: row %d = %v, Go twin %v", name, n, lda, r, got[r], want[r])
+				}
+			}
+		}
+	}
+}
+
 func TestStreamingHelpers(t *testing.T) {
+	checkDot4(t, "dot4F32", dot4F32)
+	checkDot4(t, "dot4F64", dot4F64)
 	checkDot(t, "dotF32", dotF32)
 	checkDot(t, "dotF64", dotF64)
 	checkAxpy(t, "axpyF32", axpyF32)
