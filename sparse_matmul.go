@@ -49,6 +49,9 @@ func matmulSparse(a, b *Tensor, opts []MatmulOption) (*Tensor, error) {
 // the product into a new tensor and copies it into out, so out may alias
 // the dense operand.
 func matmulSparseInto(out, a, b *Tensor, opts []MatmulOption) error {
+	if out != nil && out.layout != Strided {
+		return opErr("matmul", ErrLayout, "cannot write into a %s output; the into-form needs a strided one", out.layout)
+	}
 	p, err := planSparseMatmul(a, b, opts)
 	if err != nil {
 		return err
@@ -56,8 +59,6 @@ func matmulSparseInto(out, a, b *Tensor, opts []MatmulOption) error {
 	switch {
 	case out == nil:
 		return opErr("matmul", ErrValue, "nil output tensor")
-	case out.layout != Strided:
-		return opErr("matmul", ErrLayout, "cannot write into a %s output; the into-form needs a strided one", out.layout)
 	case p.sparseResult():
 		return opErr("matmul", ErrLayout, "the product of %s and %s tensors is sparse and has no into-form; use Matmul",
 			a.layout, b.layout)

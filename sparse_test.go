@@ -421,6 +421,9 @@ func TestSparseMatmulRules(t *testing.T) {
 	if err := MatmulInto(a, a, at); !errors.Is(err, ErrLayout) {
 		t.Errorf("into a sparse output: %v, want ErrLayout", err)
 	}
+	if err := MatmulInto(a, Must(Ones(Float64, 2, 1, 2)), Must(Ones(Float64, 2, 1))); !errors.Is(err, ErrLayout) || !strings.Contains(err.Error(), "output") {
+		t.Errorf("dense product into a sparse output: %v, want ErrLayout about the output", err)
+	}
 	if err := MatmulInto(Must(Zeros(Float64, 2, 1)), a, b); !errors.Is(err, ErrShape) {
 		t.Errorf("into wrong shape: %v, want ErrShape", err)
 	}

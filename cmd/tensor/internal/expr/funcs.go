@@ -79,8 +79,14 @@ func callToSparse(env *Env, name string, a []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.Layout() == tensor.Strided {
+	switch {
+	case x.Layout() == tensor.Strided:
 		if err := env.Reserve(name, append(x.Shape(), 3), dtype.Int64); err != nil {
+			return nil, err
+		}
+	case name == "to_sparse_csr":
+		// A row pointer per row, however few the entries.
+		if err := env.Reserve(name, x.Shape()[:1], dtype.Int64); err != nil {
 			return nil, err
 		}
 	}
