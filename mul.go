@@ -41,15 +41,23 @@ func Mul(x, y any) (*Tensor, error) {
 
 // MulInto writes x * y into out. out must have the broadcast shape of the
 // operands, and a dtype that the promoted result can be cast into without
-// lowering its kind (a float result into an int tensor is an ErrDType). out
-// may be one of the operands, for an in-place x *= y; if it overlaps an
-// operand in any other way, the product is computed into a temporary first.
+// lowering its kind (a float result into an int tensor is an ErrDType); it
+// may be any view except a broadcast one (ErrLayout). out may be one of
+// the operands, for an in-place x *= y; if it overlaps an operand in any
+// other way, the product is computed into a temporary first. With
+// contiguous operands MulInto allocates nothing.
+//
+// Large products (64K elements and more) are shared between GOMAXPROCS
+// goroutines; each element is computed the same way whatever their number.
 func MulInto(out *Tensor, x, y any) error {
 	if err := requireStrided("mul", out, x, y); err != nil {
 		return err // a sparse product is sparse: use Mul
 	}
 	if out == nil {
 		return opErr("mul", ErrValue, "nil output tensor")
+	}
+	if err := checkWritable("mul", out); err != nil {
+		return err
 	}
 	a, b, dt, err := binaryOperands("mul", x, y)
 	if err != nil {
@@ -77,6 +85,19 @@ func MulInto(out *Tensor, x, y any) error {
 		return copyInto(out, tmp)
 	}
 	mulRun(out, a, b, dt)
+	return nil
+}
+
+// checkWritable rejects an output whose elements overlap: a broadcast view
+// (stride 0 along a dimension longer than 1) would receive several results
+// in one place, from several goroutines at once.
+func checkWritable(op string, out *Tensor) error {
+	for i, d := range out.shape {
+		if d > 1 && out.strides[i] == 0 {
+			return opErr(op, ErrLayout, "output of shape %s is broadcast along dimension %d (stride 0): its elements overlap",
+				shape.String(out.shape), i)
+		}
+	}
 	return nil
 }
 

@@ -343,6 +343,10 @@ func TestMulIntoErrors(t *testing.T) {
 	if err := MulInto(mpRandom(rng, Int32, 2, 3), a, b); !errors.Is(err, ErrDType) {
 		t.Errorf("float product into int32: %v, want ErrDType", err)
 	}
+	bcast := &Tensor{dtype: Float32, shape: []int{2, 3}, strides: []int{0, 1}, storage: a.storage, n: a.n}
+	if err := MulInto(bcast, a, b); !errors.Is(err, ErrLayout) {
+		t.Errorf("broadcast output: %v, want ErrLayout", err)
+	}
 	if err := MulInto(nil, a, b); err == nil {
 		t.Errorf("nil output: no error")
 	}

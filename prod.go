@@ -74,6 +74,9 @@ func ProdInto(out, x *Tensor, opts ...ReduceOption) error {
 	if out == nil {
 		return opErr("prod", ErrValue, "nil output tensor")
 	}
+	if err := checkWritable("prod", out); err != nil {
+		return err
+	}
 	mask, s, err := prodShape(x, opts)
 	if err != nil {
 		return err

@@ -277,6 +277,10 @@ func TestProdIntoErrors(t *testing.T) {
 	if err := ProdInto(mpRandom(rng, Int64, 2), x, Axis(1)); !errors.Is(err, ErrDType) {
 		t.Errorf("float into int64: %v", err)
 	}
+	bcast := &Tensor{dtype: Float32, shape: []int{2}, strides: []int{0}, storage: x.storage, n: x.n}
+	if err := ProdInto(bcast, x, Axis(1)); !errors.Is(err, ErrLayout) {
+		t.Errorf("broadcast output: %v, want ErrLayout", err)
+	}
 	xi := mpRandom(rng, Int8, 2, 3)
 	mpProdRandom(rng, xi)
 	for _, dt := range []DType{Int32, Int8, Int64, Float64, Float16, Complex64} {
