@@ -16,6 +16,9 @@ func MulBatch[T Elem](batch, m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs
 		return
 	}
 	aOffs, bOffs, cOffs = aOffs[:batch], bOffs[:batch], cOffs[:batch]
+	mustFitBatch("C", c, cOffs, m, n)
+	mustFitBatch("A", a, aOffs, m, k)
+	mustFitBatch("B", b, bOffs, k, n)
 	if k <= 0 {
 		for _, off := range cOffs {
 			fillZero(m, n, c.withOff(c.Off+off))

@@ -7,9 +7,18 @@
 // the micro-kernels (and a few streaming helpers) are assembly, and every
 // assembly routine has a Go twin that computes the same thing, selected with
 // the purego build tag or by flipping the dispatch variables in tests.
+//
+// This is an internal package: callers (the matmul layer) validate shapes
+// and report errors. Views must lie inside their slices; because the
+// assembly addresses rows by pointer arithmetic, every entry point checks
+// that in O(1) per matrix and panics on a view that does not, rather than
+// read or write out of bounds.
 package gemm
 
-import "runtime"
+import (
+	"fmt"
+	"runtime"
+)
 
 // Matrix is a strided view of a matrix in a slice: element (i, j) is
 // Data[Off + i*RS + j*CS]. Strides are in elements and may be any value,
@@ -69,10 +78,13 @@ func Mul[T Elem](m, n, k int, a, b, c Matrix[T], opt Options) {
 	if m <= 0 || n <= 0 {
 		return
 	}
+	mustFit("C", c, m, n)
 	if k <= 0 {
 		fillZero(m, n, c)
 		return
 	}
+	mustFit("A", a, m, k)
+	mustFit("B", b, k, n)
 	if opt.TF32 {
 		if af, ok := any(a).(Matrix[float32]); ok {
 			bf := any(b).(Matrix[float32])
@@ -113,4 +125,38 @@ func fillZero[T any](m, n int, c Matrix[T]) {
 			c.Data[c.Off+i*c.RS+j*c.CS] = zero
 		}
 	}
+}
+
+// mustFit panics unless every element of the r×c view x lies in x.Data.
+func mustFit[T any](name string, x Matrix[T], r, c int) {
+	if r <= 0 || c <= 0 {
+		return
+	}
+	lo, hi := x.Off, x.Off
+	for _, d := range [2]int{(r - 1) * x.RS, (c - 1) * x.CS} {
+		if d < 0 {
+			lo += d
+		} else {
+			hi += d
+		}
+	}
+	if lo < 0 || hi >= len(x.Data) {
+		panic(fmt.Sprintf("gemm: %s view %d×%d at offset %d with strides (%d, %d) reaches [%d, %d], outside its %d elements",
+			name, r, c, x.Off, x.RS, x.CS, lo, hi, len(x.Data)))
+	}
+}
+
+// mustFitBatch checks every matrix of a batched operand: the matrices are
+// translates of one view, so checking those at the least and the greatest
+// offset covers them all.
+func mustFitBatch[T any](name string, x Matrix[T], offs []int, r, c int) {
+	if len(offs) == 0 {
+		return
+	}
+	lo, hi := offs[0], offs[0]
+	for _, off := range offs {
+		lo, hi = min(lo, off), max(hi, off)
+	}
+	mustFit(name, x.withOff(x.Off+lo), r, c)
+	mustFit(name, x.withOff(x.Off+hi), r, c)
 }

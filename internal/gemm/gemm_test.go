@@ -281,3 +281,29 @@ func TestMulEveryKernel(t *testing.T) {
 // quick reports whether tests should use their smaller sizes: with -short,
 // and under the race detector.
 func quick() bool { return testing.Short() || raceEnabled }
+
+// TestMulRejectsViewsOutsideData checks the bounds check that protects the
+// assembly from views reaching past their slices.
+func TestMulRejectsViewsOutsideData(t *testing.T) {
+	data := make([]float32, 16)
+	ok := Matrix[float32]{data, 0, 4, 1}
+	for name, bad := range map[string]Matrix[float32]{
+		"past end":       {data, 1, 4, 1},
+		"before start":   {data, 3, -4, 1},
+		"wide stride":    {data, 0, 5, 1},
+		"negative col":   {data, 2, 4, -1},
+		"too short data": {data[:15], 0, 4, 1},
+	} {
+		for i, args := range [][3]Matrix[float32]{{bad, ok, ok}, {ok, bad, ok}, {ok, ok, bad}} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s as operand %d: no panic", name, i)
+					}
+				}()
+				Mul(4, 4, 4, args[0], args[1], args[2], Options{})
+			}()
+		}
+	}
+	Mul(4, 4, 4, ok, ok, Matrix[float32]{make([]float32, 16), 15, -4, -1}, Options{}) // reversed but inside
+}

@@ -18,10 +18,13 @@ func MulHalf(f HalfFormat, m, n, k int, a, b Matrix[uint16], c Matrix[float32], 
 	if m <= 0 || n <= 0 {
 		return
 	}
+	mustFit("C", c, m, n)
 	if k <= 0 {
 		fillZero(m, n, c)
 		return
 	}
+	mustFit("A", a, m, k)
+	mustFit("B", b, k, n)
 	if c.CS != 1 && c.RS == 1 {
 		// As in mul: compute Cᵀ = Bᵀ·Aᵀ so C's rows are contiguous.
 		m, n, a, b, c = n, m, b.transpose(), a.transpose(), c.transpose()
