@@ -229,24 +229,33 @@ func TestMulSpecialValues(t *testing.T) {
 	}
 }
 
-// TestMulThreadsIdentical checks that splitting the work changes no bit.
+// TestMulThreadsIdentical checks that splitting the work changes no bit,
+// on the blocked path (both A layouts), the small-kernel path and both
+// matrix-vector paths.
 func TestMulThreadsIdentical(t *testing.T) {
+	checkThreadsIdentical[float32](t)
+	checkThreadsIdentical[float64](t)
+}
+
+func checkThreadsIdentical[T float32 | float64](t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 7))
-	for _, sz := range [][3]int{{300, 200, 700}, {50, 900, 130}, {1000, 40, 64}} {
+	for _, sz := range [][3]int{{300, 200, 700}, {50, 900, 130}, {1000, 40, 64}, {2000, 8, 50}, {3000, 1, 300}, {1, 3000, 300}} {
 		m, n, k := sz[0], sz[1], sz[2]
-		gen := func(n int) []float32 { return fill[float32](rng, n, false) }
-		a, b := view(m, k, rowMajor, gen), view(k, n, colMajor, gen)
-		var first []float32
-		for _, th := range []int{1, 2, 3, 4} {
-			c := Matrix[float32]{make([]float32, m*n), 0, n, 1}
-			Mul(m, n, k, a, b, c, Options{Threads: th})
-			if first == nil {
-				first = c.Data
-				continue
-			}
-			for i := range first {
-				if math.Float32bits(first[i]) != math.Float32bits(c.Data[i]) {
-					t.Fatalf("%v threads=%d: element %d differs from 1 thread", sz, th, i)
+		gen := func(n int) []T { return fill[T](rng, n, false) }
+		for _, al := range []layout{rowMajor, colMajor} {
+			a, b := view(m, k, al, gen), view(k, n, rowMajor, gen)
+			var first []T
+			for _, th := range []int{1, 2, 3, 4} {
+				c := Matrix[T]{make([]T, m*n), 0, n, 1}
+				Mul(m, n, k, a, b, c, Options{Threads: th})
+				if first == nil {
+					first = c.Data
+					continue
+				}
+				for i := range first {
+					if math.Float64bits(float64(first[i])) != math.Float64bits(float64(c.Data[i])) {
+						t.Fatalf("%v A %v threads=%d: element %d differs from 1 thread", sz, al, th, i)
+					}
 				}
 			}
 		}

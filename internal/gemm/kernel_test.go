@@ -96,22 +96,23 @@ func checkKernel[T Elem](t *testing.T, kern *kernel[T]) {
 	for _, kc := range ks {
 		for _, accumulate := range []bool{false, true} {
 			for _, ldc := range []int{nr, nr + 3, -(nr + 5)} {
+				front := guard + rng.IntN(16) // every alignment of C over the trials
 				a := fill[T](rng, kc*mr, true)
 				b := fill[T](rng, kc*nr, true)
 				span := (mr-1)*abs(ldc) + nr
 				old := fill[T](rng, span, true)
-				want := kernelRun(twin, kc, a, b, old, ldc, mr, accumulate)
-				got := kernelRun(kern.micro, kc, a, b, old, ldc, mr, accumulate)
+				want := kernelRun(twin, kc, a, b, old, front, ldc, mr, accumulate)
+				got := kernelRun(kern.micro, kc, a, b, old, front, ldc, mr, accumulate)
 				for i := range got {
-					if i < guard || i >= guard+span {
+					if i < front || i >= front+span {
 						if got[i] != sentinel[T]() {
 							t.Fatalf("%s kc=%d ldc=%d: guard element %d overwritten", kern.name, kc, ldc, i)
 						}
 						continue
 					}
-					inTile := (i-guard)%abs(ldc) < nr
+					inTile := (i-front)%abs(ldc) < nr
 					if !inTile {
-						if !sameValue(got[i], old[i-guard], 0) {
+						if !sameValue(got[i], old[i-front], 0) {
 							t.Fatalf("%s kc=%d ldc=%d: gap element %d changed", kern.name, kc, ldc, i)
 						}
 						continue
@@ -125,15 +126,16 @@ func checkKernel[T Elem](t *testing.T, kern *kernel[T]) {
 	}
 }
 
-// kernelRun runs one micro-kernel call on a copy of old surrounded by guards
-// and returns the whole buffer.
-func kernelRun[T Elem](micro microKernel[T], kc int, a, b, old []T, ldc, mr int, accumulate bool) []T {
-	buf := make([]T, len(old)+2*guard)
+// kernelRun runs one micro-kernel call on a copy of old placed front
+// elements into a buffer of sentinels (guard more after it) and returns the
+// whole buffer.
+func kernelRun[T Elem](micro microKernel[T], kc int, a, b, old []T, front, ldc, mr int, accumulate bool) []T {
+	buf := make([]T, front+len(old)+guard)
 	for i := range buf {
 		buf[i] = sentinel[T]()
 	}
-	copy(buf[guard:], old)
-	start := guard
+	copy(buf[front:], old)
+	start := front
 	if ldc < 0 {
 		start += (mr - 1) * -ldc
 	}
