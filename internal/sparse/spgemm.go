@@ -38,17 +38,17 @@ func SpGEMM[T Number](a, b *CSR[T], threads int) *CSR[T] {
 	parts := make([]spgemmPart[T], len(bounds)-1)
 	// When the products, which bound the entries, are in proportion to the
 	// inputs, every chunk writes straight into the result from its bound's
-	// offset (plus one spare slot per chunk, see denseAccumulator.row), and
-	// only the gaps that repeated columns leave need closing afterwards.
-	// Otherwise chunks grow their own buffers, concatenated at the end.
+	// offset (its capacity ends at the next chunk's, so append cannot
+	// spill), and only the gaps that repeated columns leave need closing
+	// afterwards. Otherwise chunks grow their own buffers, concatenated at
+	// the end.
 	var cols []int64
 	var vals []T
 	inPlace := products[a.Rows] <= 8*int64(a.Nnz()+b.Nnz())+1024
 	if inPlace {
-		size := products[a.Rows] + int64(len(parts))
-		cols, vals = make([]int64, size), make([]T, size)
+		cols, vals = make([]int64, products[a.Rows]), make([]T, products[a.Rows])
 		for t := range parts {
-			from, to := products[bounds[t]]+int64(t), products[bounds[t+1]]+int64(t)+1
+			from, to := products[bounds[t]], products[bounds[t+1]]
 			parts[t] = spgemmPart[T]{cols: cols[from:from:to], vals: vals[from:from:to]}
 		}
 	}
