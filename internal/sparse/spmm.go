@@ -55,8 +55,8 @@ func spmmRows[T Number](a *CSR[T], b, c Dense[T], lo, hi int) {
 		if b.CS == 1 {
 			addRowsContiguous(k, out, cols, vals, b)
 		} else {
-			for p, k := range cols {
-				axpyStrided(out, vals[p], b.Data, b.Off+int(k)*b.RS, b.CS)
+			for p, col := range cols {
+				axpyStrided(out, vals[p], b.Data, b.Off+int(col)*b.RS, b.CS)
 			}
 		}
 		if c.CS != 1 {
