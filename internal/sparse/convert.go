@@ -21,6 +21,7 @@ func (c *COO[T]) Coalesce() *COO[T] {
 }
 
 // ToCSR returns c coalesced into CSR form (sorted, no repeated columns).
+// Its row pointers take c.Rows+1 elements whatever the number of entries.
 func (c *COO[T]) ToCSR() *CSR[T] {
 	co := c.Coalesce()
 	return &CSR[T]{Rows: c.Rows, Cols: c.Cols, RowPtr: rowPtrOf(c.Rows, co.RowIdx),
