@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"math"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -42,7 +43,8 @@ func Matmul(a, b *Tensor, opts ...MatmulOption) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := empty(p.dtype, p.shapes.Out)
+	var buf [8]int
+	out, err := newProductTensor(p.dtype, p.outShape(buf[:0]))
 	if err != nil {
 		return nil, wrapErr("matmul", err)
 	}
@@ -70,9 +72,10 @@ func MatmulInto(out, a, b *Tensor, opts ...MatmulOption) error {
 	if out == nil {
 		return opErr("matmul", ErrValue, "nil output tensor")
 	}
-	if !shape.Equal(out.shape, p.shapes.Out) {
+	var buf [8]int
+	if want := p.outShape(buf[:0]); !shape.Equal(out.shape, want) {
 		return opErr("matmul", ErrShape, "output shape %s differs from the result shape %s of %s and %s",
-			shape.String(out.shape), shape.String(p.shapes.Out), shape.String(a.shape), shape.String(b.shape))
+			shape.String(out.shape), shape.String(want), shape.String(a.shape), shape.String(b.shape))
 	}
 	if out.dtype != p.dtype {
 		return opErr("matmul", ErrDType, "output dtype %v differs from the result dtype %v of %v and %v",
@@ -90,7 +93,7 @@ func MatmulInto(out, a, b *Tensor, opts ...MatmulOption) error {
 	if !matmulSharesStorage(out, a) && !matmulSharesStorage(out, b) {
 		return p.run(out)
 	}
-	tmp, err := empty(p.dtype, p.shapes.Out)
+	tmp, err := newProductTensor(p.dtype, out.shape)
 	if err != nil {
 		return wrapErr("matmul", err)
 	}
@@ -109,31 +112,106 @@ func matmulSharesStorage(x, y *Tensor) bool {
 }
 
 // matmulPlan is a validated product: operands, result dtype and shapes.
+// It is built and used by value, so planning a product allocates nothing.
 type matmulPlan struct {
 	a, b   *Tensor
 	dtype  dtype.DType
-	shapes shape.MatmulShapes
-	tf32   bool
+	shapes shape.MatmulShapes // Out is not set: see outShape
+	tf32   bool               // round float32 operands to TF32
 }
 
 // planMatmul checks the operands and options and works out the result.
-func planMatmul(a, b *Tensor, opts []MatmulOption) (*matmulPlan, error) {
+func planMatmul(a, b *Tensor, opts []MatmulOption) (matmulPlan, error) {
 	if a == nil || b == nil {
-		return nil, opErr("matmul", ErrValue, "nil operand")
+		return matmulPlan{}, opErr("matmul", ErrValue, "nil operand")
 	}
 	cfg, err := resolveMatmulOptions(opts)
 	if err != nil {
-		return nil, err
+		return matmulPlan{}, err
 	}
-	ms, err := shape.Matmul(a.shape, b.shape)
+	ms, err := matmulShapes(a.shape, b.shape)
 	if err != nil {
-		return nil, wrapErr("matmul", err)
+		return matmulPlan{}, wrapErr("matmul", err)
 	}
 	dt, err := dtype.Promote(a.dtype, b.dtype)
 	if err != nil {
-		return nil, wrapErr("matmul", err)
+		return matmulPlan{}, wrapErr("matmul", err)
 	}
-	return &matmulPlan{a: a, b: b, dtype: dt, shapes: ms, tf32: cfg.precision == TF32}, nil
+	return matmulPlan{a: a, b: b, dtype: dt, shapes: ms, tf32: cfg.precision == TF32 && dt == dtype.Float32}, nil
+}
+
+// matmulShapes is shape.Matmul without its allocations in the usual cases:
+// no batch, a batch on one side only, or equal batches. The batch shapes are
+// then subslices of a and b (tensor shapes are never modified), and Out is
+// left unset for outShape to build where it is needed. Everything else,
+// errors included, is left to shape.Matmul.
+func matmulShapes(a, b []int) (shape.MatmulShapes, error) {
+	ra, rb := len(a), len(b)
+	if ra == 0 || rb == 0 {
+		return shape.Matmul(a, b)
+	}
+	ms := shape.MatmulShapes{AVector: ra == 1, BVector: rb == 1}
+	var ka, kb int
+	if ms.AVector {
+		ms.M, ka = 1, a[0]
+	} else {
+		ms.ABatch, ms.M, ka = a[:ra-2:ra-2], a[ra-2], a[ra-1]
+	}
+	if ms.BVector {
+		kb, ms.N = b[0], 1
+	} else {
+		ms.BBatch, kb, ms.N = b[:rb-2:rb-2], b[rb-2], b[rb-1]
+	}
+	switch {
+	case len(ms.BBatch) == 0:
+		ms.Batch = ms.ABatch
+	case len(ms.ABatch) == 0 || shape.Equal(ms.ABatch, ms.BBatch):
+		ms.Batch = ms.BBatch
+	default:
+		return shape.Matmul(a, b)
+	}
+	if ka != kb || !resultFits(ms.Batch, ms.M, ms.N) {
+		return shape.Matmul(a, b)
+	}
+	ms.K = ka
+	return ms, nil
+}
+
+// resultFits reports whether a result of batch shape batch and m×n matrices
+// has an element count that fits in an int, checking the dimensions in the
+// order shape.Size does so that both accept the same shapes.
+func resultFits(batch []int, m, n int) bool {
+	count := 1
+	fits := func(d int) bool {
+		if count == 0 || d == 0 {
+			count = 0
+			return true
+		}
+		if count > math.MaxInt/d {
+			return false
+		}
+		count *= d
+		return true
+	}
+	for _, d := range batch {
+		if !fits(d) {
+			return false
+		}
+	}
+	return fits(m) && fits(n)
+}
+
+// outShape appends the result's shape to buf: the batch shape, then M and
+// N unless they were added for a 1-D operand.
+func (p *matmulPlan) outShape(buf []int) []int {
+	buf = append(buf, p.shapes.Batch...)
+	if !p.shapes.AVector {
+		buf = append(buf, p.shapes.M)
+	}
+	if !p.shapes.BVector {
+		buf = append(buf, p.shapes.N)
+	}
+	return buf
 }
 
 // run computes the product into out, which has the result's shape and dtype
@@ -156,33 +234,29 @@ func (p *matmulPlan) run(out *Tensor) error {
 	case dtype.Float16, dtype.BFloat16:
 		return p.runHalf(out, a, b)
 	case dtype.Bool:
-		mulBatches(p, a, b, out, boolKernel)
+		mulPlain[bool](p, a, b, out, blockedMulBool)
 	case dtype.Int8:
-		mulBatches(p, a, b, out, plainKernel[int8](false))
+		mulPlain[int8](p, a, b, out, blockedMul[int8])
 	case dtype.Int16:
-		mulBatches(p, a, b, out, plainKernel[int16](false))
-	case dtype.Int32:
-		mulBatches(p, a, b, out, fastKernel[int32](false))
-	case dtype.Int64:
-		mulBatches(p, a, b, out, fastKernel[int64](false))
+		mulPlain[int16](p, a, b, out, blockedMul[int16])
 	case dtype.Uint8:
-		mulBatches(p, a, b, out, plainKernel[uint8](false))
+		mulPlain[uint8](p, a, b, out, blockedMul[uint8])
 	case dtype.Uint16:
-		mulBatches(p, a, b, out, plainKernel[uint16](false))
-	case dtype.Uint32:
+		mulPlain[uint16](p, a, b, out, blockedMul[uint16])
+	case dtype.Int32, dtype.Uint32:
 		// Wrapping sums of products are the same bits in int32 and uint32
-		// (two's complement), so the signed fast kernel serves both.
-		mulBatches(p, a, b, out, reinterpretKernel[uint32](fastKernel[int32](false)))
-	case dtype.Uint64:
-		mulBatches(p, a, b, out, reinterpretKernel[uint64](fastKernel[int64](false)))
+		// (two's complement), so the signed kernels serve both.
+		mulReal[int32](p, a, b, out)
+	case dtype.Int64, dtype.Uint64:
+		mulReal[int64](p, a, b, out)
 	case dtype.Float32:
-		mulBatches(p, a, b, out, fastKernel[float32](p.tf32))
+		mulReal[float32](p, a, b, out)
 	case dtype.Float64:
-		mulBatches(p, a, b, out, fastKernel[float64](false))
+		mulReal[float64](p, a, b, out)
 	case dtype.Complex64:
-		mulBatches(p, a, b, out, complexKernel[complex64]())
+		mulComplex[complex64](p, a, b, out)
 	case dtype.Complex128:
-		mulBatches(p, a, b, out, complexKernel[complex128]())
+		mulComplex[complex128](p, a, b, out)
 	default:
 		return opErr("matmul", ErrDType, "unsupported dtype %v", p.dtype)
 	}
@@ -222,11 +296,11 @@ func (p *matmulPlan) runWidened(out *Tensor) error {
 	if err != nil {
 		return wrapErr("matmul", err)
 	}
-	c32, err := empty(dtype.Int32, out.shape)
+	c32, err := newProductTensor(dtype.Int32, out.shape)
 	if err != nil {
 		return wrapErr("matmul", err)
 	}
-	mulBatches(p, a32, b32, c32, fastKernel[int32](false))
+	mulReal[int32](p, a32, b32, c32)
 	return wrapErr("matmul", copyInto(out, c32))
 }
 
@@ -235,7 +309,7 @@ func (p *matmulPlan) runWidened(out *Tensor) error {
 // once to the half type (semantics §7). TF32 does not apply: the operands
 // have no more mantissa bits than TF32 keeps, so it would change nothing.
 func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
-	c32, err := empty(dtype.Float32, out.shape)
+	c32, err := newProductTensor(dtype.Float32, out.shape)
 	if err != nil {
 		return wrapErr("matmul", err)
 	}
@@ -247,12 +321,12 @@ func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
 		}
 		l := p.layout(a, b, c32)
 		x, y, z := gemm.Matrix[uint16](view[uint16](l.a, a)), gemm.Matrix[uint16](view[uint16](l.b, b)), gemm.Matrix[float32](view[float32](l.c, c32))
-		if len(l.aOffs) == 1 {
-			x.Off, y.Off, z.Off = x.Off+l.aOffs[0], y.Off+l.bOffs[0], z.Off+l.cOffs[0]
+		if l.count == 1 {
 			gemm.MulHalf(format, l.m, l.n, l.k, x, y, z, gemm.Options{})
 		} else {
-			gemm.MulHalfBatch(format, len(l.aOffs), l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, gemm.Options{})
+			gemm.MulHalfBatch(format, l.count, l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, gemm.Options{})
 		}
+		l.release()
 	} else {
 		a32, err := a.AsType(dtype.Float32)
 		if err != nil {
@@ -262,7 +336,7 @@ func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
 		if err != nil {
 			return wrapErr("matmul", err)
 		}
-		mulBatches(p, a32, b32, c32, plainKernel[float32](false))
+		mulPlain[float32](p, a32, b32, c32, blockedMul[float32])
 	}
 	return wrapErr("matmul", copyInto(out, c32))
 }
@@ -272,8 +346,29 @@ func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
 // and c shifted by aOffs[i], bOffs[i] and cOffs[i] elements.
 type batchLayout struct {
 	m, n, k             int
+	count               int
 	a, b, c             blocked.Matrix[struct{}] // offsets and strides only
 	aOffs, bOffs, cOffs []int
+	pooled              *[]int // the buffer behind the offsets, for release
+}
+
+// singleOffset is the offsets of a single product, which never change: the
+// views already start at it.
+var singleOffset = []int{0}
+
+// offsetPool recycles the offset buffers of batches (*[]int), so that a
+// batch of many small products does not allocate and clear three offsets
+// per product on every call.
+var offsetPool sync.Pool
+
+// release returns the layout's offset buffer to offsetPool. The kernels
+// have returned, so nothing reads the offsets any more.
+func (l *batchLayout) release() {
+	if l.pooled != nil {
+		offsetPool.Put(l.pooled)
+		l.pooled = nil
+	}
+	l.aOffs, l.bOffs, l.cOffs = nil, nil, nil
 }
 
 // view returns v's layout over the storage of t, read as elements of T.
@@ -284,24 +379,43 @@ func view[T any](v blocked.Matrix[struct{}], t *Tensor) blocked.Matrix[T] {
 // layout works out the strided views and per-product offsets of a product
 // of a and b into c. The batch is walked with the operands' own strides (0
 // along broadcast dimensions), so a broadcast operand is read in place; a
-// batch that is one taller product is folded into it.
+// batch that is one taller product is folded into it. A batch's offsets
+// come from offsetPool: the caller releases the layout once its kernels
+// have returned.
 func (p *matmulPlan) layout(a, b, c *Tensor) batchLayout {
 	ms := p.shapes
-	l := batchLayout{m: ms.M, n: ms.N, k: ms.K,
+	l := batchLayout{m: ms.M, n: ms.N, k: ms.K, count: 1,
 		a: matrixOf(a, ms.AVector, false), b: matrixOf(b, ms.BVector, true), c: outMatrixOf(c, ms)}
-	bs := batchStrides(a, b, c, ms)
+	var dimBuf [4]batchDim
+	bs := batchStrides(dimBuf[:0], a, b, c, ms)
 	if fold, ok := foldBatch(bs, ms.M, l.a.RS, l.c.RS); ok {
 		l.m *= fold
-		bs = nil
+		bs = bs[:0]
 	}
-	count := 1
 	for _, d := range bs {
-		count *= d.size
+		l.count *= d.size
 	}
-	l.aOffs, l.bOffs, l.cOffs = make([]int, count), make([]int, count), make([]int, count)
-	idx := make([]int, len(bs))
+	if l.count == 1 {
+		l.aOffs, l.bOffs, l.cOffs = singleOffset, singleOffset, singleOffset
+		return l
+	}
+	l.pooled, _ = offsetPool.Get().(*[]int)
+	if l.pooled == nil {
+		l.pooled = new([]int)
+	}
+	if cap(*l.pooled) < 3*l.count {
+		*l.pooled = make([]int, 3*l.count)
+	}
+	offs := (*l.pooled)[:3*l.count]
+	n := l.count
+	l.aOffs, l.bOffs, l.cOffs = offs[:n:n], offs[n:2*n:2*n], offs[2*n:]
+	var idxBuf [4]int
+	idx := idxBuf[:0]
+	for range bs {
+		idx = append(idx, 0)
+	}
 	aOff, bOff, cOff := 0, 0, 0
-	for i := range count {
+	for i := range n {
 		l.aOffs[i], l.bOffs[i], l.cOffs[i] = aOff, bOff, cOff
 		// Advance the odometer over the batch dimensions, innermost first.
 		for d := len(bs) - 1; d >= 0; d-- {
@@ -317,27 +431,78 @@ func (p *matmulPlan) layout(a, b, c *Tensor) batchLayout {
 	return l
 }
 
-// mulBatches runs the product laid out for a, b and c with kern.
-func mulBatches[T any](p *matmulPlan, a, b, c *Tensor, kern kernel[T]) {
-	l := p.layout(a, b, c)
-	kern(l, view[T](l.a, a), view[T](l.b, b), view[T](l.c, c))
-}
+// useFastMatmul selects the assembly GEMM of package gemm for every dtype
+// but bool: float32, float64, int32 and int64 natively, uint32 and uint64
+// reinterpreted as signed, 8- and 16-bit integers widened to int32, the
+// 16-bit floats widened while packing, complex as four real products. Tests
+// turn it off to run everything on the plain blocked kernel of package
+// blocked, the independent correctness path.
+var useFastMatmul = true
 
-// kernel computes every product of a batch layout over the operands'
-// storage, overwriting C.
-type kernel[T any] func(l batchLayout, a, b, c blocked.Matrix[T])
-
-// plainKernel returns the blocked Go kernel for T, spread over goroutines
-// by batch element.
-func plainKernel[T blocked.Number](tf32 bool) kernel[T] {
-	return func(l batchLayout, a, b, c blocked.Matrix[T]) {
-		eachProduct(l, a, b, c, func(a, b, c blocked.Matrix[T]) { blocked.Mul(l.m, l.n, l.k, a, b, c, tf32) })
+// mulReal computes the product of a and b into c, reading their storage as
+// T (the dtype's own type, or the signed type of an unsigned dtype's width):
+// with package gemm's real kernels, or package blocked's plain kernel when
+// useFastMatmul is off. It calls gemm directly, with no closure or other
+// per-call setup beyond the layout, since small products take microseconds.
+func mulReal[T gemm.Elem](p *matmulPlan, a, b, c *Tensor) {
+	if !useFastMatmul {
+		mulPlain[T](p, a, b, c, blockedMul[T])
+		return
 	}
+	l := p.layout(a, b, c)
+	x, y, z := gemm.Matrix[T](view[T](l.a, a)), gemm.Matrix[T](view[T](l.b, b)), gemm.Matrix[T](view[T](l.c, c))
+	opt := gemm.Options{TF32: p.tf32}
+	if l.count == 1 {
+		gemm.Mul(l.m, l.n, l.k, x, y, z, opt)
+	} else {
+		gemm.MulBatch(l.count, l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, opt)
+	}
+	l.release()
 }
 
-// boolKernel is the logical product's kernel.
-func boolKernel(l batchLayout, a, b, c blocked.Matrix[bool]) {
-	eachProduct(l, a, b, c, func(a, b, c blocked.Matrix[bool]) { blocked.MulBool(l.m, l.n, l.k, a, b, c) })
+// mulComplex computes the complex product of a and b into c: the fast
+// GEMM's four real products over the interleaved parts, or the plain
+// kernel's complex arithmetic when useFastMatmul is off. The two group the
+// sums differently (per real product rather than per complex term), which
+// changes only rounding.
+func mulComplex[T complex64 | complex128](p *matmulPlan, a, b, c *Tensor) {
+	if !useFastMatmul {
+		mulPlain[T](p, a, b, c, blockedMul[T])
+		return
+	}
+	l := p.layout(a, b, c)
+	x, y, z := gemm.Matrix[T](view[T](l.a, a)), gemm.Matrix[T](view[T](l.b, b)), gemm.Matrix[T](view[T](l.c, c))
+	if l.count == 1 {
+		gemm.MulComplex(l.m, l.n, l.k, x, y, z, gemm.Options{})
+	} else {
+		gemm.MulComplexBatch(l.count, l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, gemm.Options{})
+	}
+	l.release()
+}
+
+// blockedMul is package blocked's kernel for T with TF32 rounding of
+// float32 operands as tf32 says (blocked.Mul ignores it for other types).
+func blockedMul[T blocked.Number](m, n, k int, a, b, c blocked.Matrix[T], tf32 bool) {
+	blocked.Mul(m, n, k, a, b, c, tf32)
+}
+
+// blockedMulBool is package blocked's logical product, with blockedMul's
+// signature.
+func blockedMulBool(m, n, k int, a, b, c blocked.Matrix[bool], _ bool) {
+	blocked.MulBool(m, n, k, a, b, c)
+}
+
+// mulPlain computes the product of a and b into c with a plain kernel of
+// package blocked, reading their storage as T.
+func mulPlain[T any](p *matmulPlan, a, b, c *Tensor, mul func(m, n, k int, a, b, c blocked.Matrix[T], tf32 bool)) {
+	l := p.layout(a, b, c)
+	// The closure runs on other goroutines: it captures copies, so that
+	// neither the layout's owner nor the plan has to live on the heap.
+	m, n, k, tf32 := l.m, l.n, l.k, p.tf32
+	eachProduct(&l, view[T](l.a, a), view[T](l.b, b), view[T](l.c, c), func(a, b, c blocked.Matrix[T]) {
+		mul(m, n, k, a, b, c, tf32)
+	})
+	l.release()
 }
 
 // parallelMinWork is the number of multiply-adds below which a batch stays
@@ -348,7 +513,7 @@ const parallelMinWork = 1 << 16
 // batch into contiguous ranges over up to GOMAXPROCS goroutines when there
 // is enough work. Products write disjoint parts of C, so no two goroutines
 // touch the same element.
-func eachProduct[T any](l batchLayout, a, b, c blocked.Matrix[T], mul func(a, b, c blocked.Matrix[T])) {
+func eachProduct[T any](l *batchLayout, a, b, c blocked.Matrix[T], mul func(a, b, c blocked.Matrix[T])) {
 	run := func(lo, hi int) {
 		x, y, z := a, b, c
 		for i := lo; i < hi; i++ {
@@ -356,7 +521,7 @@ func eachProduct[T any](l batchLayout, a, b, c blocked.Matrix[T], mul func(a, b,
 			mul(x, y, z)
 		}
 	}
-	count := len(l.aOffs)
+	count := l.count
 	workers := min(runtime.GOMAXPROCS(0), count)
 	// In float64: k is not bounded by any tensor's size, so count·m·n·k
 	// may not fit in an int; only its magnitude matters here.
@@ -372,30 +537,22 @@ func eachProduct[T any](l batchLayout, a, b, c blocked.Matrix[T], mul func(a, b,
 	wg.Wait()
 }
 
-// reinterpretKernel runs a kernel for a signed integer type S on unsigned
-// data U of the same width, whose wrapping arithmetic has the same bits.
-func reinterpretKernel[U, S any](k kernel[S]) kernel[U] {
-	return func(l batchLayout, a, b, c blocked.Matrix[U]) {
-		k(l, reinterpretMatrix[S](a), reinterpretMatrix[S](b), reinterpretMatrix[S](c))
-	}
-}
-
 // batchDim is one batch dimension with each operand's stride along it.
 type batchDim struct{ size, a, b, c int }
 
-// batchStrides returns the batch dimensions of a product with the strides
-// of a, b (0 where they broadcast) and c, dropping dimensions of size 1 and
-// merging neighbours that all three operands walk as one.
-func batchStrides(a, b, c *Tensor, ms shape.MatmulShapes) []batchDim {
+// batchStrides appends to dims the batch dimensions of a product with the
+// strides of a, b (0 where they broadcast) and c, dropping dimensions of
+// size 1 and merging neighbours that all three operands walk as one.
+func batchStrides(dims []batchDim, a, b, c *Tensor, ms shape.MatmulShapes) []batchDim {
 	nb := len(ms.Batch)
-	as := batchStridesOf(a, ms.ABatch, ms.Batch)
-	bs := batchStridesOf(b, ms.BBatch, ms.Batch)
-	var dims []batchDim
 	for d := 0; d < nb; d++ {
 		if ms.Batch[d] == 1 {
 			continue
 		}
-		cur := batchDim{ms.Batch[d], as[d], bs[d], c.strides[d]}
+		cur := batchDim{ms.Batch[d],
+			batchStride(a, ms.ABatch, d-(nb-len(ms.ABatch))),
+			batchStride(b, ms.BBatch, d-(nb-len(ms.BBatch))),
+			c.strides[d]}
 		if n := len(dims); n > 0 {
 			prev := &dims[n-1]
 			if prev.a == cur.a*cur.size && prev.b == cur.b*cur.size && prev.c == cur.c*cur.size {
@@ -409,14 +566,14 @@ func batchStrides(a, b, c *Tensor, ms shape.MatmulShapes) []batchDim {
 	return dims
 }
 
-// batchStridesOf returns t's strides along the broadcast batch shape: its
-// own batch dimensions right-aligned, 0 where it is broadcast.
-func batchStridesOf(t *Tensor, own, batch []int) []int {
-	st, err := shape.BroadcastStrides(own, t.strides[:len(own)], batch)
-	if err != nil {
-		panic("matmul: batch shapes were checked by shape.Matmul: " + err.Error())
+// batchStride returns t's stride along dimension i of its own batch shape
+// own, right-aligned with the broadcast batch: 0 when t lacks the dimension
+// (i < 0) or has it of size 1, so that it is broadcast.
+func batchStride(t *Tensor, own []int, i int) int {
+	if i < 0 || own[i] == 1 {
+		return 0
 	}
-	return st
+	return t.strides[i]
 }
 
 // foldBatch reports whether the whole batch is one taller product: b is the
@@ -467,54 +624,50 @@ func outMatrixOf(c *Tensor, ms shape.MatmulShapes) blocked.Matrix[struct{}] {
 	return x
 }
 
-// useFastMatmul selects the assembly GEMM of package gemm for every dtype
-// but bool: float32, float64, int32 and int64 natively, uint32 and uint64
-// reinterpreted as signed, 8- and 16-bit integers widened to int32, the
-// 16-bit floats widened while packing, complex as four real products. Tests
-// turn it off to run everything on the plain blocked kernel of package
-// blocked, the independent correctness path.
-var useFastMatmul = true
+// mallocgc is the runtime's allocator. Package runtime keeps it reachable
+// through linkname with this signature for the widely used packages that
+// call it (go.dev/issue/67401). With a nil type it allocates memory the
+// garbage collector does not scan, and with needzero false it skips
+// clearing memory that is not already known to be zero.
+//
+//go:linkname mallocgc runtime.mallocgc
+func mallocgc(size uintptr, typ unsafe.Pointer, needzero bool) unsafe.Pointer
 
-// fastKernel returns the kernel for a dtype package gemm handles: the fast
-// GEMM, or the plain kernel when useFastMatmul is off.
-func fastKernel[T gemm.Elem](tf32 bool) kernel[T] {
-	if !useFastMatmul {
-		return plainKernel[T](tf32)
+// skipProductZeroing makes newProductTensor leave fresh storage uncleared;
+// off, it returns zeroed tensors like empty.
+var skipProductZeroing = true
+
+// poisonProductTensors makes newProductTensor fill the storage it leaves
+// uncleared with all-ones bytes (NaN, -1), so that tests see any element a
+// kernel fails to write.
+var poisonProductTensors = false
+
+// newProductTensor returns a new contiguous tensor of dtype dt and shape s
+// whose elements are NOT initialised, for a product to overwrite. Go's make
+// clears memory before it can be used, a full pass over the result that
+// costs as much as writing the result itself when the product is cheap
+// next to its size (batches of small matrices, tall-skinny products), and
+// is wasted: every kernel here writes each element of its output without
+// reading it first (package gemm and package blocked document this).
+//
+// The memory may hold bytes of objects the program no longer uses; they
+// are overwritten before the tensor is returned to the caller.
+func newProductTensor(dt dtype.DType, s []int) (*Tensor, error) {
+	n, err := shape.Size(s)
+	if err != nil {
+		return nil, err
 	}
-	opt := gemm.Options{TF32: tf32}
-	return func(l batchLayout, a, b, c blocked.Matrix[T]) {
-		x, y, z := gemm.Matrix[T](a), gemm.Matrix[T](b), gemm.Matrix[T](c)
-		if len(l.aOffs) == 1 {
-			x.Off, y.Off, z.Off = x.Off+l.aOffs[0], y.Off+l.bOffs[0], z.Off+l.cOffs[0]
-			gemm.Mul(l.m, l.n, l.k, x, y, z, opt)
-			return
+	if !skipProductZeroing || n == 0 || n > maxBytes/dt.Size() {
+		return empty(dt, s) // and empty reports the size error
+	}
+	bytes := (n*dt.Size() + 7) &^ 7 // whole words, like alloc
+	p := mallocgc(uintptr(bytes), nil, false)
+	if poisonProductTensors {
+		words := unsafe.Slice((*uint64)(p), bytes/8)
+		for i := range words {
+			words[i] = math.MaxUint64
 		}
-		gemm.MulBatch(len(l.aOffs), l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, opt)
 	}
-}
-
-// complexKernel returns the kernel for complex64 or complex128: the fast
-// GEMM's four real products over the interleaved parts, or the plain
-// kernel's complex arithmetic when useFastMatmul is off. The two group the
-// sums differently (per real product rather than per complex term), which
-// changes only rounding.
-func complexKernel[T complex64 | complex128]() kernel[T] {
-	if !useFastMatmul {
-		return plainKernel[T](false)
-	}
-	return func(l batchLayout, a, b, c blocked.Matrix[T]) {
-		x, y, z := gemm.Matrix[T](a), gemm.Matrix[T](b), gemm.Matrix[T](c)
-		if len(l.aOffs) == 1 {
-			x.Off, y.Off, z.Off = x.Off+l.aOffs[0], y.Off+l.bOffs[0], z.Off+l.cOffs[0]
-			gemm.MulComplex(l.m, l.n, l.k, x, y, z, gemm.Options{})
-			return
-		}
-		gemm.MulComplexBatch(len(l.aOffs), l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, gemm.Options{})
-	}
-}
-
-// reinterpretMatrix views a matrix of U as one of S, a type of the same size.
-func reinterpretMatrix[S, U any](x blocked.Matrix[U]) blocked.Matrix[S] {
-	data := unsafe.Slice((*S)(unsafe.Pointer(unsafe.SliceData(x.Data))), len(x.Data))
-	return blocked.Matrix[S]{Data: data, Off: x.Off, RS: x.RS, CS: x.CS}
+	own := append([]int(nil), s...)
+	return &Tensor{dtype: dt, shape: own, strides: shape.ContiguousStrides(own), storage: p, n: n}, nil
 }

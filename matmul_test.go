@@ -15,11 +15,14 @@ import (
 	"github.com/tensor-go/tensor/bfloat16"
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/blocked"
+	"github.com/tensor-go/tensor/internal/gemm"
 	"github.com/tensor-go/tensor/shape"
 	"github.com/x448/float16"
 )
 
 // mmBothPaths runs f with the fast GEMM and with the plain blocked kernel.
+// Fresh results are filled with garbage first (poisonProductTensors), so
+// that an element a kernel leaves unwritten shows.
 func mmBothPaths(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
 	for _, fast := range []bool{true, false} {
@@ -28,9 +31,9 @@ func mmBothPaths(t *testing.T, f func(t *testing.T)) {
 			name = "fast"
 		}
 		t.Run(name, func(t *testing.T) {
-			old := useFastMatmul
-			useFastMatmul = fast
-			defer func() { useFastMatmul = old }()
+			oldFast, oldPoison := useFastMatmul, poisonProductTensors
+			useFastMatmul, poisonProductTensors = fast, true
+			defer func() { useFastMatmul, poisonProductTensors = oldFast, oldPoison }()
 			f(t)
 		})
 	}
@@ -678,6 +681,91 @@ func TestMatmulInto(t *testing.T) {
 	})
 }
 
+// TestMatmulIntoAllocs checks that the layer above package gemm allocates
+// nothing when MatmulInto multiplies contiguous operands of the result
+// dtype (any allocation is gemm's own, measured on the same call), and that
+// Matmul adds only the result tensor.
+func TestMatmulIntoAllocs(t *testing.T) {
+	if mmRaceEnabled {
+		t.Skip("allocation counts vary under the race detector")
+	}
+	for _, tc := range []struct {
+		dt     dtype.DType
+		as, bs []int
+	}{
+		{Float32, []int{64, 64}, []int{64, 64}},
+		{Float64, []int{33, 17}, []int{17, 5}},
+		{Int32, []int{8}, []int{8, 8}},
+		{Uint32, []int{5, 7}, []int{7}},
+		{Int64, []int{9}, []int{9}},
+		{Uint64, []int{4, 8, 8}, []int{8, 8}}, // folded into one product
+		{Float32, []int{16, 8, 8}, []int{16, 8, 8}},
+		{Float64, []int{3, 8, 5}, []int{5, 4}},
+		{Float32, []int{6}, []int{2, 3, 6, 2}},
+		{Int32, []int{2, 3, 4, 5}, []int{5}},
+	} {
+		t.Run(fmt.Sprint(tc.dt, tc.as, tc.bs), func(t *testing.T) {
+			a, b := mmFilled(t, tc.dt, tc.as), mmFilled(t, tc.dt, tc.bs)
+			out, err := Matmul(a, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			into := testing.AllocsPerRun(50, func() {
+				if err := MatmulInto(out, a, b); err != nil {
+					t.Fatal(err)
+				}
+			})
+			fresh := testing.AllocsPerRun(50, func() {
+				if _, err := Matmul(a, b); err != nil {
+					t.Fatal(err)
+				}
+			})
+			own := mmGEMMAllocs(t, a, b, out)
+			if into != own {
+				t.Errorf("MatmulInto makes %v allocations, gemm alone %v", into, own)
+			}
+			// The tensor and its storage, and its shape and strides unless
+			// it is 0-d.
+			tensor := 2.0
+			if out.NDim() > 0 {
+				tensor += 2
+			}
+			if fresh != own+tensor {
+				t.Errorf("Matmul makes %v allocations, gemm alone %v", fresh, own)
+			}
+		})
+	}
+}
+
+// mmGEMMAllocs returns the allocations of the package gemm calls that
+// MatmulInto(out, a, b) makes, with the same arguments.
+func mmGEMMAllocs(t *testing.T, a, b, out *Tensor) float64 {
+	p, err := planMatmul(a, b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := p.layout(a, b, out)
+	switch p.dtype {
+	case Float32:
+		return mmGEMMAllocsOf[float32](&l, a, b, out)
+	case Float64:
+		return mmGEMMAllocsOf[float64](&l, a, b, out)
+	case Int32, Uint32:
+		return mmGEMMAllocsOf[int32](&l, a, b, out)
+	}
+	return mmGEMMAllocsOf[int64](&l, a, b, out)
+}
+
+func mmGEMMAllocsOf[T gemm.Elem](l *batchLayout, a, b, c *Tensor) float64 {
+	x, y, z := gemm.Matrix[T](view[T](l.a, a)), gemm.Matrix[T](view[T](l.b, b)), gemm.Matrix[T](view[T](l.c, c))
+	if l.count == 1 {
+		return testing.AllocsPerRun(50, func() { gemm.Mul(l.m, l.n, l.k, x, y, z, gemm.Options{}) })
+	}
+	return testing.AllocsPerRun(50, func() {
+		gemm.MulBatch(l.count, l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, gemm.Options{})
+	})
+}
+
 // mmGuardedView returns a view of shape s in a random layout (stepped,
 // reversed, transposed) inside storage with a margin on both sides, every
 // storage element holding garbage (NaN, -1 or true).
@@ -931,22 +1019,101 @@ func TestPrecisionString(t *testing.T) {
 	}
 }
 
+// mmWorkloads are the matmul/ workloads of the benchmark suite
+// (workloads.json), by the same names, for comparing with the peers' figures.
+var mmWorkloads = []struct {
+	name   string
+	dt     dtype.DType
+	as, bs []int
+}{
+	{"float32/64x64x64", Float32, []int{64, 64}, []int{64, 64}},
+	{"float32/256x256x256", Float32, []int{256, 256}, []int{256, 256}},
+	{"float32/1024x1024x1024", Float32, []int{1024, 1024}, []int{1024, 1024}},
+	{"float32/2048x2048x2048", Float32, []int{2048, 2048}, []int{2048, 2048}},
+	{"float64/64x64x64", Float64, []int{64, 64}, []int{64, 64}},
+	{"float64/256x256x256", Float64, []int{256, 256}, []int{256, 256}},
+	{"float64/1024x1024x1024", Float64, []int{1024, 1024}, []int{1024, 1024}},
+	{"float64/2048x2048x2048", Float64, []int{2048, 2048}, []int{2048, 2048}},
+	{"float32/batch16384x8x8", Float32, []int{16384, 8, 8}, []int{16384, 8, 8}},
+	{"float32/batch512x64x64@64x64", Float32, []int{512, 64, 64}, []int{64, 64}},
+	{"float32/gemv4096", Float32, []int{4096, 4096}, []int{4096}},
+	{"float32/tall100000x64x64", Float32, []int{100000, 64}, []int{64, 64}},
+	{"int32/256x256x256", Int32, []int{256, 256}, []int{256, 256}},
+}
+
+// mmBenchOperands returns contiguous random operands of the given shapes.
+func mmBenchOperands(b *testing.B, dt dtype.DType, as, bs []int) (x, y *Tensor) {
+	b.Helper()
+	x, err := Rand(1, dt, 1, 3, as...)
+	if err == nil {
+		y, err = Rand(2, dt, 1, 3, bs...)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	return x, y
+}
+
+// mmReportFlops reports the product's rate in GFLOP/s (two flops per
+// multiply-add), the peers' unit.
+func mmReportFlops(b *testing.B, as, bs []int) {
+	ms, err := shape.Matmul(as, bs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	flops := 2 * float64(ms.M) * float64(ms.N) * float64(ms.K) * float64(shape.MustSize(ms.Batch))
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkMatmul times Matmul on the benchmark suite's matmul/ workloads,
+// a new result each call as the suite's runner does.
 func BenchmarkMatmul(b *testing.B) {
+	for _, w := range mmWorkloads {
+		b.Run(w.name, func(b *testing.B) {
+			x, y := mmBenchOperands(b, w.dt, w.as, w.bs)
+			for b.Loop() {
+				if _, err := Matmul(x, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+			mmReportFlops(b, w.as, w.bs)
+		})
+	}
+}
+
+// BenchmarkMatmulInto times MatmulInto on the same workloads into one
+// reused output, which leaves out the allocation of the result.
+func BenchmarkMatmulInto(b *testing.B) {
+	for _, w := range mmWorkloads {
+		b.Run(w.name, func(b *testing.B) {
+			x, y := mmBenchOperands(b, w.dt, w.as, w.bs)
+			out, err := Matmul(x, y)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if err := MatmulInto(out, x, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+			mmReportFlops(b, w.as, w.bs)
+		})
+	}
+}
+
+// BenchmarkMatmulPaths compares the fast GEMM with the plain blocked kernel
+// on dtypes that reach the GEMM by widening, reinterpreting or splitting.
+func BenchmarkMatmulPaths(b *testing.B) {
 	for _, bc := range []struct {
 		name   string
 		dt     dtype.DType
 		as, bs []int
 	}{
-		{"float32/64x64x64", Float32, []int{64, 64}, []int{64, 64}},
-		{"float32/256x256x256", Float32, []int{256, 256}, []int{256, 256}},
-		{"float64/256x256x256", Float64, []int{256, 256}, []int{256, 256}},
-		{"int32/256x256x256", Int32, []int{256, 256}, []int{256, 256}},
-		{"float32/batch16384x8x8", Float32, []int{16384, 8, 8}, []int{16384, 8, 8}},
-		{"float32/batch512x64x64@64x64", Float32, []int{512, 64, 64}, []int{64, 64}},
-		{"float32/gemv4096", Float32, []int{4096, 4096}, []int{4096}},
 		{"float16/128x128x128", Float16, []int{128, 128}, []int{128, 128}},
 		{"complex64/128x128x128", Complex64, []int{128, 128}, []int{128, 128}},
 		{"int8/128x128x128", Int8, []int{128, 128}, []int{128, 128}},
+		{"uint32/128x128x128", Uint32, []int{128, 128}, []int{128, 128}},
+		{"int32@float32/128x128x128", Float32, []int{128, 128}, []int{128, 128}},
 	} {
 		for _, fast := range []bool{true, false} {
 			name := bc.name + "/plain"
@@ -957,18 +1124,16 @@ func BenchmarkMatmul(b *testing.B) {
 				old := useFastMatmul
 				useFastMatmul = fast
 				defer func() { useFastMatmul = old }()
-				rng := rand.New(rand.NewPCG(1, 1))
-				x := mmView(rng, bc.dt, bc.as, nil, mmGen(bc.dt))
-				y := mmView(rng, bc.dt, bc.bs, nil, mmGen(bc.dt))
-				x, _ = x.AsType(bc.dt)
-				y, _ = y.AsType(bc.dt)
-				ms, _ := shape.Matmul(bc.as, bc.bs)
-				b.SetBytes(int64(2 * ms.M * ms.N * ms.K * shape.MustSize(ms.Batch))) // "bytes" are flops
+				x, y := mmBenchOperands(b, bc.dt, bc.as, bc.bs)
+				if strings.HasPrefix(bc.name, "int32@") {
+					x, _ = x.AsType(Int32)
+				}
 				for b.Loop() {
 					if _, err := Matmul(x, y); err != nil {
 						b.Fatal(err)
 					}
 				}
+				mmReportFlops(b, bc.as, bc.bs)
 			})
 		}
 	}

@@ -76,6 +76,11 @@ func WithPrecision(p Precision) MatmulOption {
 
 // resolveMatmulOptions applies opts over the process-wide defaults.
 func resolveMatmulOptions(opts []MatmulOption) (matmulConfig, error) {
+	if len(opts) == 0 {
+		// The usual call returns before cfg, which the options' calls make
+		// escape to the heap, is allocated.
+		return matmulConfig{precision: MatmulPrecision()}, nil
+	}
 	cfg := matmulConfig{precision: MatmulPrecision()}
 	for _, o := range opts {
 		if o != nil {
