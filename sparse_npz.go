@@ -82,7 +82,11 @@ func readSparseNPZ(op string, r io.ReaderAt, size int64) (*Tensor, error) {
 			t, err := readMember(op, f, func(r io.Reader) (*Tensor, error) {
 				a, err := npy.Read(r)
 				if err != nil {
-					return nil, npyErr(op, err)
+					if errors.Is(err, npy.ErrFormat) || errors.Is(err, ErrDType) {
+						return nil, npyErr(op, err)
+					}
+					// A damaged member: its compressed data or checksum.
+					return nil, formatErr(op, err, "member "+f.Name)
 				}
 				return fromArray(op, a)
 			})
