@@ -34,7 +34,7 @@ import (
 //
 // The operands may be any views (transposed, stepped, reversed, broadcast);
 // broadcast batches are read in place, never materialised. The result is a
-// new contiguous tensor.
+// new contiguous tensor. Sparse operands follow the rules given under Layout.
 func Matmul(a, b *Tensor, opts ...MatmulOption) (*Tensor, error) {
 	if hasSparse(a, b) {
 		return matmulSparse(a, b, opts) // sparse_matmul.go

@@ -18,7 +18,8 @@ import (
 // integers wrap, bool × bool is logical and.
 //
 // Two Go numbers give a 0-d tensor of the default dtype of their kind:
-// Mul(1.0, 4.0) is a float32 4.
+// Mul(1.0, 4.0) is a float32 4. Sparse operands follow the rules given
+// under Layout.
 func Mul(x, y any) (*Tensor, error) {
 	if isSparse(x) || isSparse(y) {
 		return mulSparse(x, y) // sparse_mul.go

@@ -14,9 +14,7 @@ import (
 )
 
 // Layout says how a tensor stores its elements, as PyTorch's layouts do.
-type Layout int
-
-// The layouts. Strided, the zero value, is the dense n-dimensional view of
+// Strided, the zero value, is the dense n-dimensional view of
 // storage that every operation accepts. The sparse layouts are 2-D only and
 // store just their entries:
 //
@@ -28,11 +26,31 @@ type Layout int
 //     crow[i] to crow[i+1]-1.
 //
 // Sparse tensors are immutable: no into-form writes to them. Matmul and Mul
-// accept them (see there); ToDense, ToSparseCOO, ToSparseCSR, Coalesce,
+// accept them (as below); ToDense, ToSparseCOO, ToSparseCSR, Coalesce,
 // AsType and Transpose convert them; ReadSparseNPZ and WriteSparseNPZ
 // exchange them with SciPy. Other operations (Prod, views other than
 // Transpose, element access, .npy output) are ErrLayout errors: call
 // ToDense first.
+//
+// Matmul with a sparse operand follows PyTorch's torch.mm, extended:
+// sparse@dense and dense@sparse give a dense tensor (a 1-D dense operand is
+// a row on the left or a column on the right, so sparse@1-D is 1-D);
+// sparse@sparse gives a coalesced sparse tensor in the first operand's
+// layout, and has no into-form. Only stored entries are multiplied, so a
+// NaN or Inf in the dense operand facing implicit zeros does not reach the
+// result, unlike the dense product; repeated entries each contribute.
+// Dtypes promote as for dense operands; bool is the OR of ANDs, float16 and
+// bfloat16 accumulate in float32 and round once. Dense operands of more
+// than 2 dimensions are ErrLayout errors; TF32 does not apply.
+//
+// Mul with a sparse operand gives a sparse tensor in that operand's layout
+// (the first one's for two): sparse × Go number or 0-d tensor scales the
+// values; sparse × dense of the same shape multiplies each stored value by
+// the dense element at its position, keeping the pattern (a NaN or Inf of
+// the dense operand at an implicit zero does not appear, as in PyTorch);
+// sparse × sparse stores the products where both store an entry. Nothing
+// else broadcasts. Repeated entries of a bool tensor mean their OR, so an
+// uncoalesced bool operand is coalesced before its values become numbers.
 //
 // A sparse tensor prints as PyTorch prints one, its parts formatted as
 // NumPy arrays like every tensor body, dtype= shown unless float32:
@@ -40,6 +58,9 @@ type Layout int
 //	Tensor(indices=[[0 1 1]
 //	 [2 0 2]], values=[3. 4. 5.], size=(2, 3), nnz=3, layout=sparse_coo, device=xpux:0)
 //	Tensor(crow_indices=[0 1 3], col_indices=[2 0 2], values=[3 4 5], size=(2, 3), nnz=3, dtype=int64, layout=sparse_csr, device=xpux:0)
+type Layout int
+
+// The layouts; see Layout.
 const (
 	Strided Layout = iota
 	SparseCOO

@@ -5,26 +5,8 @@ import (
 	"github.com/tensor-go/tensor/shape"
 )
 
-// Matrix products with sparse operands (semantics §7, last rule), as
-// PyTorch's torch.mm extends to sparse tensors:
-//
-//   - sparse@dense and dense@sparse give a new contiguous dense tensor;
-//     the dense operand may be 2-D or 1-D (a row on the left, a column on
-//     the right, the added dimension dropped from the result, so
-//     sparse@1-D is 1-D) and any strided view;
-//   - sparse@sparse gives a sparse tensor in the layout of the first
-//     operand, coalesced (sorted, no repeated position); a position reached
-//     by products that cancel holds an explicit zero;
-//   - only stored entries are multiplied: a NaN or Inf in the dense operand
-//     facing only implicit zeros does not reach the result, unlike the
-//     dense product; repeated entries of an uncoalesced operand each
-//     contribute, so they sum;
-//   - dtypes promote as for dense operands (§3); bool is the OR of ANDs,
-//     float16 and bfloat16 accumulate in float32 and round once;
-//   - dense operands of other ranks are ErrLayout errors naming the layout
-//     (0-d ones ErrShape, as in the dense product); mismatched inner sizes
-//     are ErrShape. The precision option does not apply: sparse float32
-//     products are exact.
+// Matrix products with sparse operands (semantics §7, last rule); the
+// rules are documented on Layout.
 
 // matmulSparse is Matmul when a or b is sparse.
 func matmulSparse(a, b *Tensor, opts []MatmulOption) (*Tensor, error) {

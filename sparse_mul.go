@@ -4,22 +4,8 @@ import (
 	"github.com/tensor-go/tensor/shape"
 )
 
-// Element-wise products with sparse operands, as PyTorch's mul treats them.
-// The result is sparse, in the layout of the (first) sparse operand, and
-// its values follow the dense rules of Mul (promotion, IEEE-754, wrapping
-// integers, float16 rounded once):
-//
-//   - sparse × Go number, or × a 0-d strided tensor: every stored value is
-//     multiplied; the pattern is kept;
-//   - sparse × strided tensor of the same 2-D shape: the pattern is kept and
-//     each stored value is multiplied by the dense element at its position.
-//     Only stored positions are read, so a NaN or Inf of the dense operand
-//     at an implicit zero does not appear in the result (0 × NaN would be
-//     NaN densely); repeated entries are each multiplied;
-//   - sparse × sparse of the same shape: the intersection of the patterns,
-//     both coalesced first, so the result is coalesced.
-//
-// Shapes never broadcast otherwise: different shapes are ErrShape errors.
+// Element-wise products with sparse operands; the rules are documented on
+// Layout.
 
 // mulSparse is Mul when x or y is a sparse tensor.
 func mulSparse(x, y any) (*Tensor, error) {
