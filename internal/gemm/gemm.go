@@ -101,18 +101,18 @@ func Mul[T Elem](m, n, k int, a, b, c Matrix[T], opt Options) {
 // products) get rounded copies instead, which they can afford.
 func mulF32(m, n, k int, a, b, c Matrix[float32], opt Options) {
 	if m == 1 || n == 1 || smallFor(m, n, k, b, c) != nil || smallFor(n, m, k, a.transpose(), c.transpose()) != nil {
-		mul(kernelF32, m, n, k, roundedCopy(a), roundedCopy(b), c, opt)
+		mul(kernelF32, m, n, k, roundedCopy(a, m, k), roundedCopy(b, k, n), c, opt)
 		return
 	}
 	mul(tf32Kernel(), m, n, k, a, b, c, opt)
 }
 
-// roundedCopy returns x over a TF32-rounded copy of its data, with the same
-// strides, so the product takes exactly the path it would on pre-rounded
-// operands.
-func roundedCopy(x Matrix[float32]) Matrix[float32] {
-	y := x
-	y.Data = append([]float32(nil), x.Data...)
+// roundedCopy returns the r×c view x over a TF32-rounded copy of the part
+// of its data it spans, with the same strides, so the product takes exactly
+// the path it would on pre-rounded operands.
+func roundedCopy(x Matrix[float32], r, c int) Matrix[float32] {
+	lo, hi := extent(x, r, c)
+	y := Matrix[float32]{append([]float32(nil), x.Data[lo:hi+1]...), x.Off - lo, x.RS, x.CS}
 	roundTF32Slice(y.Data)
 	return y
 }
@@ -132,7 +132,17 @@ func mustFit[T any](name string, x Matrix[T], r, c int) {
 	if r <= 0 || c <= 0 {
 		return
 	}
-	lo, hi := x.Off, x.Off
+	lo, hi := extent(x, r, c)
+	if lo < 0 || hi >= len(x.Data) {
+		panic(fmt.Sprintf("gemm: %s view %d×%d at offset %d with strides (%d, %d) reaches [%d, %d], outside its %d elements",
+			name, r, c, x.Off, x.RS, x.CS, lo, hi, len(x.Data)))
+	}
+}
+
+// extent returns the least and greatest index of Data that the r×c view x
+// (r, c > 0) touches.
+func extent[T any](x Matrix[T], r, c int) (lo, hi int) {
+	lo, hi = x.Off, x.Off
 	for _, d := range [2]int{(r - 1) * x.RS, (c - 1) * x.CS} {
 		if d < 0 {
 			lo += d
@@ -140,10 +150,7 @@ func mustFit[T any](name string, x Matrix[T], r, c int) {
 			hi += d
 		}
 	}
-	if lo < 0 || hi >= len(x.Data) {
-		panic(fmt.Sprintf("gemm: %s view %d×%d at offset %d with strides (%d, %d) reaches [%d, %d], outside its %d elements",
-			name, r, c, x.Off, x.RS, x.CS, lo, hi, len(x.Data)))
-	}
+	return lo, hi
 }
 
 // mustFitBatch checks every matrix of a batched operand: the matrices are
