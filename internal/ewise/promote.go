@@ -37,6 +37,7 @@ type Promoter struct {
 	mul     iter.Kernel // the kernel of dtype c
 	size    int         // c's element size
 	conv    [3]converter
+	same    bool // no operand needs converting
 	f32i32  bool // the fused float32 × int32 case
 	intA    bool // in it, a is the int32 operand
 	buf     [3]unsafe.Pointer
@@ -69,6 +70,7 @@ func GetPromoter(c dtype.DType, dts [3]dtype.DType) *Promoter {
 			p.conv[i] = cast.Kernel(c, dt)
 		}
 	}
+	p.same = dts == [3]dtype.DType{c, c, c}
 	p.f32i32 = c == dtype.Float32 && dts[0] == dtype.Float32 &&
 		(dts[1] == dtype.Float32 && dts[2] == dtype.Int32 || dts[1] == dtype.Int32 && dts[2] == dtype.Float32)
 	p.intA = dts[1] == dtype.Int32
@@ -90,6 +92,10 @@ func MulPromoted(c dtype.DType, dts [3]dtype.DType) iter.Kernel {
 
 // run is the promoting kernel.
 func (p *Promoter) run(ptrs []unsafe.Pointer, strides []int, n int) {
+	if p.same {
+		p.mul(ptrs, strides, n) // whole runs: vec streams long outputs
+		return
+	}
 	if p.f32i32 && UseVec && strides[0] == 4 && strides[1] == 4 && strides[2] == 4 {
 		f, i := ptrs[1], ptrs[2]
 		if p.intA { // multiplication commutes
