@@ -213,6 +213,11 @@ func TestSparseFromDenseDropsZeros(t *testing.T) {
 	if !equalInts(crow, []int64{0, 0, 2}) || !equalInts(ccols, []int64{0, 1}) {
 		t.Fatalf("csr parts %v %v", crow, ccols)
 	}
+	// Any strided view converts: here rows reversed and then transposed.
+	view := Must(Must(FromSlice([]int16{1, 0, 2, 0, 0, 3}, 2, 3)).Slice(All().By(-1))).Transpose()
+	for _, conv := range []func() (*Tensor, error){view.ToSparseCOO, view.ToSparseCSR} {
+		spSame(t, "view", Must(Must(conv()).ToDense()), Must(view.Contiguous()))
+	}
 	// The parts are copies: changing them leaves the tensor alone.
 	rows[0] = 0
 	if r, _, _, _ := s.SparseParts(); r[0] != 1 {
@@ -429,6 +434,20 @@ func TestSparseMatmulRules(t *testing.T) {
 	}
 	if err := MatmulInto(Must(Zeros(Float32, 1, 1)), a, b); !errors.Is(err, ErrDType) {
 		t.Errorf("into wrong dtype: %v, want ErrDType", err)
+	}
+	// A broadcast dense operand is read in place; an output aliasing the
+	// dense operand gets the product as if computed into a temporary.
+	sq := Must(NewSparseCOO([]int64{0, 1, 1}, []int64{1, 0, 1}, Must(FromSlice([]float64{2, 3, 4})), 2, 2))
+	row := Must(Must(FromSlice([]float64{1, 10})).BroadcastTo(2, 2))
+	if v := spMust(ToSlice[float64](Must(Matmul(sq, row)))); v[0] != 2 || v[1] != 20 || v[2] != 7 || v[3] != 70 {
+		t.Errorf("sparse@broadcast: %v, want [2 20 7 70]", v)
+	}
+	alias := Must(FromSlice([]float64{1, 2, 3, 4}, 2, 2))
+	if err := MatmulInto(alias, sq, alias); err != nil {
+		t.Fatal(err)
+	}
+	if v := spMust(ToSlice[float64](alias)); v[0] != 6 || v[1] != 8 || v[2] != 15 || v[3] != 22 {
+		t.Errorf("aliased into-form: %v, want [6 8 15 22]", v)
 	}
 	// The into-form overwrites stale contents even when K = 0.
 	e := Must(Must(Zeros(Float32, 2, 0)).ToSparseCSR())
