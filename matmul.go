@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -349,17 +350,69 @@ type batchLayout struct {
 	count               int
 	a, b, c             blocked.Matrix[struct{}] // offsets and strides only
 	aOffs, bOffs, cOffs []int
-	pooled              *[]int // the buffer behind the offsets, for release
+	pooled              *batchOffsets // the buffer behind the offsets, for release
 }
 
 // singleOffset is the offsets of a single product, which never change: the
 // views already start at it.
 var singleOffset = []int{0}
 
-// offsetPool recycles the offset buffers of batches (*[]int), so that a
-// batch of many small products does not allocate and clear three offsets
-// per product on every call.
+// offsetPool recycles the offset buffers of batches (*batchOffsets), so
+// that a batch of many small products does not allocate, clear and fill
+// three offsets per product on every call.
 var offsetPool sync.Pool
+
+// batchOffsets holds the offsets of a batch's products (A's, then B's, then
+// C's) and the batch dimensions they were computed from, so that the next
+// batch of the same layout (a loop over same-shaped products, the usual
+// case) reuses them without writing them again.
+type batchOffsets struct {
+	dims  [4]batchDim // valid when 0 < ndims <= len(dims)
+	ndims int
+	offs  []int
+}
+
+// holds reports whether b holds the offsets of the batch dims.
+func (b *batchOffsets) holds(dims []batchDim) bool {
+	return b.ndims == len(dims) && b.ndims > 0 && b.ndims <= len(b.dims) && slices.Equal(b.dims[:b.ndims], dims)
+}
+
+// fill makes b hold the offsets of the batch dims, count products in all:
+// the operands' offsets for each batch index, the last dimension varying
+// fastest.
+func (b *batchOffsets) fill(dims []batchDim, count int) {
+	if b.holds(dims) {
+		return
+	}
+	b.ndims = 0 // not valid while it is rewritten
+	if cap(b.offs) < 3*count {
+		b.offs = make([]int, 3*count)
+	}
+	b.offs = b.offs[:3*count]
+	aOffs, bOffs, cOffs := b.offs[:count], b.offs[count:2*count], b.offs[2*count:]
+	var idxBuf [4]int
+	idx := idxBuf[:0]
+	for range dims {
+		idx = append(idx, 0)
+	}
+	aOff, bOff, cOff := 0, 0, 0
+	for i := range count {
+		aOffs[i], bOffs[i], cOffs[i] = aOff, bOff, cOff
+		// Advance the odometer over the batch dimensions, innermost first.
+		for d := len(dims) - 1; d >= 0; d-- {
+			idx[d]++
+			aOff, bOff, cOff = aOff+dims[d].a, bOff+dims[d].b, cOff+dims[d].c
+			if idx[d] < dims[d].size {
+				break
+			}
+			aOff, bOff, cOff = aOff-dims[d].size*dims[d].a, bOff-dims[d].size*dims[d].b, cOff-dims[d].size*dims[d].c
+			idx[d] = 0
+		}
+	}
+	if len(dims) <= len(b.dims) {
+		b.ndims = copy(b.dims[:], dims)
+	}
+}
 
 // release returns the layout's offset buffer to offsetPool. The kernels
 // have returned, so nothing reads the offsets any more.
@@ -399,35 +452,14 @@ func (p *matmulPlan) layout(a, b, c *Tensor) batchLayout {
 		l.aOffs, l.bOffs, l.cOffs = singleOffset, singleOffset, singleOffset
 		return l
 	}
-	l.pooled, _ = offsetPool.Get().(*[]int)
+	l.pooled, _ = offsetPool.Get().(*batchOffsets)
 	if l.pooled == nil {
-		l.pooled = new([]int)
+		l.pooled = new(batchOffsets)
 	}
-	if cap(*l.pooled) < 3*l.count {
-		*l.pooled = make([]int, 3*l.count)
-	}
-	offs := (*l.pooled)[:3*l.count]
 	n := l.count
+	l.pooled.fill(bs, n)
+	offs := l.pooled.offs
 	l.aOffs, l.bOffs, l.cOffs = offs[:n:n], offs[n:2*n:2*n], offs[2*n:]
-	var idxBuf [4]int
-	idx := idxBuf[:0]
-	for range bs {
-		idx = append(idx, 0)
-	}
-	aOff, bOff, cOff := 0, 0, 0
-	for i := range n {
-		l.aOffs[i], l.bOffs[i], l.cOffs[i] = aOff, bOff, cOff
-		// Advance the odometer over the batch dimensions, innermost first.
-		for d := len(bs) - 1; d >= 0; d-- {
-			idx[d]++
-			aOff, bOff, cOff = aOff+bs[d].a, bOff+bs[d].b, cOff+bs[d].c
-			if idx[d] < bs[d].size {
-				break
-			}
-			aOff, bOff, cOff = aOff-bs[d].size*bs[d].a, bOff-bs[d].size*bs[d].b, cOff-bs[d].size*bs[d].c
-			idx[d] = 0
-		}
-	}
 	return l
 }
 

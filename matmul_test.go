@@ -681,6 +681,35 @@ func TestMatmulInto(t *testing.T) {
 	})
 }
 
+// TestMatmulBatchOffsetsReuse alternates batches of the same count but
+// different layouts, so that a pooled offset buffer filled for one layout
+// is handed to the other, and checks every result.
+func TestMatmulBatchOffsetsReuse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	gen := mmGen(Float64)
+	ab := mmView(rng, Float64, []int{4, 6, 3, 5}, nil, gen)
+	bb := mmView(rng, Float64, []int{4, 6, 5, 2}, nil, gen)
+	swapped, err := ab.Permute(1, 0, 2, 3) // batch 6×4, strides swapped
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := bb.Permute(1, 0, 2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := mmView(rng, Float64, []int{5, 2}, nil, gen) // 24 products, B broadcast
+	flat := mmView(rng, Float64, []int{24, 3, 5}, nil, gen)
+	for range 3 {
+		for _, pair := range [][2]*Tensor{{ab, bb}, {swapped, bs}, {ab, shared}, {flat, shared}, {swapped, shared}} {
+			got, err := Matmul(pair[0], pair[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			mmCheck(t, got, pair[0], pair[1])
+		}
+	}
+}
+
 // TestMatmulIntoAllocs checks that the layer above package gemm allocates
 // nothing when MatmulInto multiplies contiguous operands of the result
 // dtype (any allocation is gemm's own, measured on the same call), and that
