@@ -12,10 +12,21 @@ func benchMul[T Elem](b *testing.B, m, n, k, threads int) {
 	c := Matrix[T]{make([]T, m*n), 0, n, 1}
 	opt := Options{Threads: threads}
 	b.ResetTimer()
+	cpu := cpuSeconds()
 	for b.Loop() {
 		Mul(m, n, k, a, bb, c, opt)
 	}
-	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	reportFlops(b, 2*float64(m)*float64(n)*float64(k), cpu)
+}
+
+// reportFlops reports the rate of flopsPerOp per wall-second and per
+// CPU-second (since cpu0, the process CPU time when the loop started).
+func reportFlops(b *testing.B, flopsPerOp, cpu0 float64) {
+	total := flopsPerOp * float64(b.N)
+	b.ReportMetric(total/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		b.ReportMetric(total/cpu/1e9, "GFLOP/cpu-s")
+	}
 }
 
 func ones[T Elem](n int) []T {
@@ -33,10 +44,12 @@ func BenchmarkMul(b *testing.B) {
 			b.Run(fmt.Sprintf("f64/%d/t%d", size, threads), func(b *testing.B) { benchMul[float64](b, size, size, size, threads) })
 		}
 	}
-	b.Run("i32/256/t2", func(b *testing.B) { benchMul[int32](b, 256, 256, 256, 2) })
-	b.Run("i64/256/t2", func(b *testing.B) { benchMul[int64](b, 256, 256, 256, 2) })
-	b.Run("f32/gemv4096/t2", func(b *testing.B) { benchMul[float32](b, 4096, 1, 4096, 2) })
-	b.Run("f32/tall100000x64x64/t2", func(b *testing.B) { benchMul[float32](b, 100000, 64, 64, 2) })
+	for _, th := range []int{1, 2} {
+		b.Run(fmt.Sprintf("i32/256/t%d", th), func(b *testing.B) { benchMul[int32](b, 256, 256, 256, th) })
+		b.Run(fmt.Sprintf("i64/256/t%d", th), func(b *testing.B) { benchMul[int64](b, 256, 256, 256, th) })
+		b.Run(fmt.Sprintf("f32/gemv4096/t%d", th), func(b *testing.B) { benchMul[float32](b, 4096, 1, 4096, th) })
+		b.Run(fmt.Sprintf("f32/tall100000x64x64/t%d", th), func(b *testing.B) { benchMul[float32](b, 100000, 64, 64, th) })
+	}
 }
 
 // naiveBlocked is the plain i-p-j loop the kernels replace, for scale at
@@ -68,7 +81,7 @@ func BenchmarkNaive(b *testing.B) {
 
 // benchBatch reports GFLOP/s of MulBatch over contiguous stacked matrices;
 // shareB makes every B_i the same matrix (a broadcast batch).
-func benchBatch(b *testing.B, batch, m, n, k int, shareB bool) {
+func benchBatch(b *testing.B, batch, m, n, k int, shareB bool, threads int) {
 	a := Matrix[float32]{ones[float32](batch * m * k), 0, k, 1}
 	bb := Matrix[float32]{ones[float32](batch * k * n), 0, n, 1}
 	c := Matrix[float32]{make([]float32, batch*m*n), 0, n, 1}
@@ -79,16 +92,19 @@ func benchBatch(b *testing.B, batch, m, n, k int, shareB bool) {
 			bOffs[i] = i * k * n
 		}
 	}
+	cpu := cpuSeconds()
 	for b.Loop() {
-		MulBatch(batch, m, n, k, a, bb, c, aOffs, bOffs, cOffs, Options{Threads: 2})
+		MulBatch(batch, m, n, k, a, bb, c, aOffs, bOffs, cOffs, Options{Threads: threads})
 	}
-	b.ReportMetric(2*float64(batch*m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	reportFlops(b, 2*float64(batch*m*n*k), cpu)
 }
 
 func BenchmarkMulBatch(b *testing.B) {
-	b.Run("f32/16384x8x8/t2", func(b *testing.B) { benchBatch(b, 16384, 8, 8, 8, false) })
-	b.Run("f32/512x64x64@64x64/t2", func(b *testing.B) { benchBatch(b, 512, 64, 64, 64, true) })
-	b.Run("f32/512x64x64@512x64x64/t2", func(b *testing.B) { benchBatch(b, 512, 64, 64, 64, false) })
+	for _, th := range []int{1, 2} {
+		b.Run(fmt.Sprintf("f32/16384x8x8/t%d", th), func(b *testing.B) { benchBatch(b, 16384, 8, 8, 8, false, th) })
+		b.Run(fmt.Sprintf("f32/512x64x64@64x64/t%d", th), func(b *testing.B) { benchBatch(b, 512, 64, 64, 64, true, th) })
+		b.Run(fmt.Sprintf("f32/512x64x64@512x64x64/t%d", th), func(b *testing.B) { benchBatch(b, 512, 64, 64, 64, false, th) })
+	}
 }
 
 // BenchmarkMulComplex reports complex GFLOP/s counting 8 real flops per

@@ -39,8 +39,8 @@ func BenchmarkTuneF32(b *testing.B) {
 }
 
 func BenchmarkTuneSmall(b *testing.B) {
-	b.Run("8x8x8", func(b *testing.B) { benchBatch(b, 16384, 8, 8, 8, false) })
-	b.Run("8x16x8", func(b *testing.B) { benchBatch(b, 16384, 8, 16, 8, false) })
+	b.Run("8x8x8", func(b *testing.B) { benchBatch(b, 16384, 8, 8, 8, false, 2) })
+	b.Run("8x16x8", func(b *testing.B) { benchBatch(b, 16384, 8, 16, 8, false, 2) })
 	b.Run("8x8x8-t1", func(b *testing.B) { benchBatchT(b, 16384, 8, 8, 8, 1) })
 }
 
