@@ -270,16 +270,29 @@ func (p *matmulPlan) run(out *Tensor) error {
 func (p *matmulPlan) operands() (a, b *Tensor, err error) {
 	a, b = p.a, p.b
 	if a.dtype != p.dtype {
-		if a, err = a.AsType(p.dtype); err != nil {
-			return nil, nil, wrapErr("matmul", err)
+		if a, err = converted(a, p.dtype); err != nil {
+			return nil, nil, err
 		}
 	}
 	if b.dtype != p.dtype {
-		if b, err = b.AsType(p.dtype); err != nil {
-			return nil, nil, wrapErr("matmul", err)
+		if b, err = converted(b, p.dtype); err != nil {
+			return nil, nil, err
 		}
 	}
 	return a, b, nil
+}
+
+// converted is t.AsType(dt) without clearing the new tensor first, since
+// the conversion writes every element of it.
+func converted(t *Tensor, dt dtype.DType) (*Tensor, error) {
+	out, err := newProductTensor(dt, t.shape)
+	if err != nil {
+		return nil, wrapErr("matmul", err)
+	}
+	if err := copyInto(out, t); err != nil {
+		return nil, wrapErr("matmul", err)
+	}
+	return out, nil
 }
 
 // runWidened multiplies 8- and 16-bit integers with the fast int32 GEMM.
@@ -289,13 +302,13 @@ func (p *matmulPlan) operands() (a, b *Tensor, err error) {
 // promotion to p.dtype preserves integer values too) and truncating each
 // result once is exact.
 func (p *matmulPlan) runWidened(out *Tensor) error {
-	a32, err := p.a.AsType(dtype.Int32)
+	a32, err := converted(p.a, dtype.Int32)
 	if err != nil {
-		return wrapErr("matmul", err)
+		return err
 	}
-	b32, err := p.b.AsType(dtype.Int32)
+	b32, err := converted(p.b, dtype.Int32)
 	if err != nil {
-		return wrapErr("matmul", err)
+		return err
 	}
 	c32, err := newProductTensor(dtype.Int32, out.shape)
 	if err != nil {
@@ -329,13 +342,13 @@ func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
 		}
 		l.release()
 	} else {
-		a32, err := a.AsType(dtype.Float32)
+		a32, err := converted(a, dtype.Float32)
 		if err != nil {
-			return wrapErr("matmul", err)
+			return err
 		}
-		b32, err := b.AsType(dtype.Float32)
+		b32, err := converted(b, dtype.Float32)
 		if err != nil {
-			return wrapErr("matmul", err)
+			return err
 		}
 		mulPlain[float32](p, a32, b32, c32, blockedMul[float32])
 	}
@@ -675,7 +688,8 @@ var skipProductZeroing = true
 var poisonProductTensors = false
 
 // newProductTensor returns a new contiguous tensor of dtype dt and shape s
-// whose elements are NOT initialised, for a product to overwrite. Go's make
+// whose elements are NOT initialised, for a product (or a conversion) to
+// overwrite. Go's make
 // clears memory before it can be used, a full pass over the result that
 // costs as much as writing the result itself when the product is cheap
 // next to its size (batches of small matrices, tall-skinny products), and
