@@ -345,8 +345,10 @@ func (t *Tensor) ToDense() (*Tensor, error) {
 
 // Coalesce returns a sparse tensor in canonical form: entries sorted by
 // (row, column), repeated positions replaced by one entry holding their
-// sum. Sums that come out zero stay as explicit entries, as in PyTorch. The
-// layout is kept. A strided tensor is an ErrLayout error.
+// sum, added in storage order (float16 and bfloat16 in float32, rounded
+// once; bool as OR; integers wrap). Sums that come out zero stay as explicit
+// entries, as in PyTorch. The layout is kept. A strided tensor is an
+// ErrLayout error.
 func (t *Tensor) Coalesce() (*Tensor, error) {
 	const op = "coalesce"
 	if t == nil {

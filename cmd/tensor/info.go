@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/tensor-go/tensor"
 	"github.com/tensor-go/tensor/npy"
 	"github.com/tensor-go/tensor/shape"
 )
 
 // runInfo prints one line per .npy file describing its header, without
-// reading the data: shape, dtype, order and the size of the data.
+// reading the data: shape, dtype, order and the size of the data. A SciPy
+// sparse .npz file gets its shape, dtype, layout and entry count.
 func runInfo(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		return usagef("info: missing FILE.npy; usage: tensor info FILE.npy ...")
@@ -30,6 +33,9 @@ func runInfo(args []string, stdout io.Writer) error {
 // describe reads the header of the .npy file at path and checks that the
 // file holds exactly the data the header announces.
 func describe(path string) (string, error) {
+	if strings.HasSuffix(strings.ToLower(path), ".npz") {
+		return describeSparse(path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("tensor: info: %w", err)
@@ -64,4 +70,14 @@ func describe(path string) (string, error) {
 		line += ", big-endian"
 	}
 	return line, nil
+}
+
+// describeSparse describes a SciPy sparse .npz file, which it loads whole
+// since the entry count is only known from the arrays.
+func describeSparse(path string) (string, error) {
+	t, err := tensor.LoadSparseNPZ(path)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s: shape %s, dtype %v, layout %v, nnz %d", path, shape.String(t.Shape()), t.DType(), t.Layout(), t.Nnz()), nil
 }

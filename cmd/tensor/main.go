@@ -72,7 +72,8 @@
 // # info
 //
 // Prints one line per file: "a.npy: shape (2, 3), dtype int32, order C,
-// 24 bytes", where bytes counts the data.
+// 24 bytes", where bytes counts the data; for a SciPy sparse .npz file,
+// "a.npz: shape (3, 4), dtype float64, layout sparse_csr, nnz 4".
 //
 // # bench
 //

@@ -136,6 +136,8 @@ func TestEvalSparse(t *testing.T) {
 	expect(t, dir, ok("Tensor([[ 4.      0.      2.25    0.    ]\n [ 0.      0.      0.      0.    ]\n [ 0.     10.5625  0.     16.    ]], dtype=float64, device=xpux:0)"),
 		"eval", "to_dense(a * a.to_dense())", "a=a.npz")
 	expect(t, dir, result{}, "eval", "-o", "c.npz", "a @ a.T", "a=a.npz")
+	expect(t, dir, ok("a.npz: shape (3, 4), dtype float64, layout sparse_csr, nnz 4\nc.npz: shape (3, 3), dtype float64, layout sparse_csr, nnz 2"),
+		"info", "a.npz", "c.npz")
 	expect(t, dir, ok("Tensor([[ 6.25    0.      0.    ]\n [ 0.      0.      0.    ]\n [ 0.      0.     26.5625]], dtype=float64, device=xpux:0)"),
 		"eval", "c.to_dense()", "c=c.npz")
 	expect(t, dir, failed(fmt.Errorf(`tensor: eval: the result is a sparse_csr tensor, saved in SciPy's format: name the output FILE.npz, not "c.npy" (or call to_dense)`)),
