@@ -16,6 +16,7 @@ func BenchmarkTuneF64(b *testing.B) {
 	for _, p := range [][3]int{{256, 96, 480}, {384, 96, 320}, {192, 96, 640}, {256, 48, 480}, {256, 192, 480}, {320, 96, 400}} {
 		k := newKernel("t", 12, 16, p[0], p[1], p[2], avx512KernelF64.micro)
 		k.microRowA = avx512KernelF64.microRowA
+		k.microRowA4 = avx512KernelF64.microRowA4
 		b.Run(fmt.Sprint(p), func(b *testing.B) {
 			saved := kernelF64
 			kernelF64 = k
@@ -26,14 +27,15 @@ func BenchmarkTuneF64(b *testing.B) {
 }
 
 func BenchmarkTuneF32(b *testing.B) {
-	for _, p := range [][3]int{{384, 144, 640}, {256, 144, 960}, {512, 144, 480}, {384, 72, 640}, {384, 288, 640}} {
+	for _, p := range [][3]int{{384, 144, 640}, {256, 144, 960}, {320, 144, 768}, {192, 144, 1280}, {256, 144, 480}} {
 		k := newKernel("t", 12, 32, p[0], p[1], p[2], avx512KernelF32.micro)
 		k.microRowA = avx512KernelF32.microRowA
+		k.microRowA4 = avx512KernelF32.microRowA4
 		b.Run(fmt.Sprint(p), func(b *testing.B) {
 			saved := kernelF32
 			kernelF32 = k
 			defer func() { kernelF32 = saved }()
-			benchMul[float32](b, 2048, 2048, 2048, 1)
+			benchMul[float32](b, 1024, 1024, 1024, 1)
 		})
 	}
 }
