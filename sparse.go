@@ -650,8 +650,8 @@ func kernelsFor(ct DType) sparseKernels {
 // type T, the Go type of dtype dt.
 type typedKernels[T sparse.Number] struct{ dt dtype.DType }
 
-// threads is how many goroutines the sparse kernels may use.
-func threads() int { return runtime.GOMAXPROCS(0) }
+// sparseThreads is how many goroutines the sparse kernels may use.
+func sparseThreads() int { return runtime.GOMAXPROCS(0) }
 
 func (k typedKernels[T]) values(s *Tensor) []T { return contiguousData[T](s.sparse.values) }
 
@@ -695,29 +695,29 @@ func (k typedKernels[T]) fromCOO(c *sparse.COO[T]) *Tensor {
 	return newSparse(SparseCOO, c.Rows, c.Cols, c.RowIdx, c.ColIdx, k.wrap(c.Values), c.Coalesced)
 }
 
-// dense returns the package sparse view of v.
-func dense[T any](v matrixView) sparse.Dense[T] {
+// sparseDense returns the package sparse view of v.
+func sparseDense[T any](v matrixView) sparse.Dense[T] {
 	return sparse.Dense[T]{Data: storageOf[T](v.t), Off: v.off, RS: v.rs, CS: v.cs, Rows: v.rows, Cols: v.cols}
 }
 
-// viewOf sees a 2-D strided tensor as a matrix.
-func viewOf(t *Tensor) matrixView {
+// matrixViewOf sees a 2-D strided tensor as a matrix.
+func matrixViewOf(t *Tensor) matrixView {
 	return matrixView{t: t, off: t.offset, rs: t.strides[0], cs: t.strides[1], rows: t.shape[0], cols: t.shape[1]}
 }
 
 func (k typedKernels[T]) fromDense(d *Tensor, l Layout) *Tensor {
 	if l == SparseCOO {
-		return k.fromCOO(sparse.FromDenseCOO(dense[T](viewOf(d))))
+		return k.fromCOO(sparse.FromDenseCOO(sparseDense[T](matrixViewOf(d))))
 	}
-	return k.fromCSR(sparse.FromDense(dense[T](viewOf(d))))
+	return k.fromCSR(sparse.FromDense(sparseDense[T](matrixViewOf(d))))
 }
 
 func (k typedKernels[T]) toDense(s, dst *Tensor) {
 	if s.layout == SparseCSR {
-		k.csr(s).ToDense(dense[T](viewOf(dst)))
+		k.csr(s).ToDense(sparseDense[T](matrixViewOf(dst)))
 		return
 	}
-	k.coo(s).ToDense(dense[T](viewOf(dst)))
+	k.coo(s).ToDense(sparseDense[T](matrixViewOf(dst)))
 }
 
 func (k typedKernels[T]) coalesce(s *Tensor) *Tensor {
@@ -736,16 +736,16 @@ func (k typedKernels[T]) convert(s *Tensor, l Layout) *Tensor {
 
 func (k typedKernels[T]) spmm(a *Tensor, b, c matrixView) {
 	if a.layout == SparseCOO && !a.sparse.canonical {
-		sparse.SpMMCOO(k.coo(a), dense[T](b), dense[T](c), threads())
+		sparse.SpMMCOO(k.coo(a), sparseDense[T](b), sparseDense[T](c), sparseThreads())
 		return
 	}
-	sparse.SpMM(k.csr(a), dense[T](b), dense[T](c), threads())
+	sparse.SpMM(k.csr(a), sparseDense[T](b), sparseDense[T](c), sparseThreads())
 }
 
 func (k typedKernels[T]) denseSpmm(a matrixView, b *Tensor, c matrixView) {
-	sparse.DenseSpMM(dense[T](a), k.csr(b), dense[T](c), threads())
+	sparse.DenseSpMM(sparseDense[T](a), k.csr(b), sparseDense[T](c), sparseThreads())
 }
 
 func (k typedKernels[T]) spgemm(a, b *Tensor) *Tensor {
-	return k.fromCSR(sparse.SpGEMM(k.csr(a), k.csr(b), threads()))
+	return k.fromCSR(sparse.SpGEMM(k.csr(a), k.csr(b), sparseThreads()))
 }

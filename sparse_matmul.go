@@ -214,7 +214,7 @@ func (p *sparsePlan) asCompute(t *Tensor, ct DType) (*Tensor, error) {
 // is on the left, as a column when on the right.
 func (p *sparsePlan) operandView(t *Tensor, left bool) matrixView {
 	if len(t.shape) == 2 {
-		return viewOf(t)
+		return matrixViewOf(t)
 	}
 	if left {
 		return matrixView{t: t, off: t.offset, cs: t.strides[0], rows: 1, cols: t.shape[0]}
@@ -227,7 +227,7 @@ func (p *sparsePlan) operandView(t *Tensor, left bool) matrixView {
 func (p *sparsePlan) resultView(c *Tensor) matrixView {
 	switch {
 	case len(c.shape) == 2:
-		return viewOf(c)
+		return matrixViewOf(c)
 	case len(p.a.shape) == 1:
 		return matrixView{t: c, off: c.offset, cs: c.strides[0], rows: 1, cols: p.n}
 	}

@@ -61,7 +61,7 @@ func LoadSparseNPZ(path string) (*Tensor, error) {
 func readSparseNPZ(op string, r io.ReaderAt, size int64) (*Tensor, error) {
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
-		return nil, formatErr(op, err, "not a zip archive")
+		return nil, npzFormatErr(op, err, "not a zip archive")
 	}
 	var format string
 	arrays := map[string]*Tensor{}
@@ -86,7 +86,7 @@ func readSparseNPZ(op string, r io.ReaderAt, size int64) (*Tensor, error) {
 						return nil, npyErr(op, err)
 					}
 					// A damaged member: its compressed data or checksum.
-					return nil, formatErr(op, err, "member "+f.Name)
+					return nil, npzFormatErr(op, err, "member "+f.Name)
 				}
 				return fromArray(op, a)
 			})
@@ -105,7 +105,7 @@ func readMember[T any](op string, f *zip.File, read func(io.Reader) (T, error)) 
 	var zero T
 	rc, err := f.Open()
 	if err != nil {
-		return zero, formatErr(op, err, "member "+f.Name)
+		return zero, npzFormatErr(op, err, "member "+f.Name)
 	}
 	defer rc.Close()
 	v, err := read(rc)
@@ -117,13 +117,13 @@ func readMember[T any](op string, f *zip.File, read func(io.Reader) (T, error)) 
 		if err == nil || err == io.EOF {
 			return zero, opErr(op, ErrFormat, "member %s has bytes after its array", f.Name)
 		}
-		return zero, formatErr(op, err, "member "+f.Name)
+		return zero, npzFormatErr(op, err, "member "+f.Name)
 	}
 	return v, nil
 }
 
-// formatErr reports a malformed archive, keeping err as the cause.
-func formatErr(op string, err error, what string) error {
+// npzFormatErr reports a malformed archive, keeping err as the cause.
+func npzFormatErr(op string, err error, what string) error {
 	return &OpError{Op: op, Detail: what + ": " + err.Error(), Class: ErrFormat, cause: err}
 }
 

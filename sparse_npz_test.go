@@ -57,7 +57,7 @@ func TestSparseNPZWide(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, cols, v, _ := s.SparseParts()
-	if s.Shape()[1] != 1<<31+10 || !equalInts(rows, []int64{0, 2}) || !equalInts(cols, []int64{1<<31 + 5, 7}) ||
+	if s.Shape()[1] != 1<<31+10 || !spEqualInts(rows, []int64{0, 2}) || !spEqualInts(cols, []int64{1<<31 + 5, 7}) ||
 		spMust(ToSlice[float64](v))[1] != 2 {
 		t.Fatalf("wide: %v %v %v", s.Shape(), rows, cols)
 	}
@@ -87,7 +87,7 @@ func TestSparseNPZWide(t *testing.T) {
 		t.Errorf("members %v, want save_npz's order", names)
 	}
 	back := Must(LoadSparseNPZ(path))
-	if r, c, _, _ := back.SparseParts(); !equalInts(r, rows) || !equalInts(c, cols) {
+	if r, c, _, _ := back.SparseParts(); !spEqualInts(r, rows) || !spEqualInts(c, cols) {
 		t.Errorf("reread %v %v", r, c)
 	}
 }

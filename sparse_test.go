@@ -210,7 +210,7 @@ func TestSparseFromDenseDropsZeros(t *testing.T) {
 		t.Fatalf("parts %v %v %v, want NaN at (1,0) and 2 at (1,1)", rows, cols, vals)
 	}
 	crow, ccols, _, _ := Must(d.ToSparseCSR()).SparseParts()
-	if !equalInts(crow, []int64{0, 0, 2}) || !equalInts(ccols, []int64{0, 1}) {
+	if !spEqualInts(crow, []int64{0, 0, 2}) || !spEqualInts(ccols, []int64{0, 1}) {
 		t.Fatalf("csr parts %v %v", crow, ccols)
 	}
 	// Any strided view converts: here rows reversed and then transposed.
@@ -225,7 +225,7 @@ func TestSparseFromDenseDropsZeros(t *testing.T) {
 	}
 }
 
-func equalInts(a, b []int64) bool {
+func spEqualInts(a, b []int64) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -247,7 +247,7 @@ func TestSparseCoalesceSums(t *testing.T) {
 	rows, cols, vals, _ := c.SparseParts()
 	got := spMust(ToSlice[int32](vals))
 	// (1,0) sums to 1+(-3)+4 = 2; (0,1) is 2. Sorted by row.
-	if !equalInts(rows, []int64{0, 1}) || !equalInts(cols, []int64{1, 0}) || got[0] != 2 || got[1] != 2 {
+	if !spEqualInts(rows, []int64{0, 1}) || !spEqualInts(cols, []int64{1, 0}) || got[0] != 2 || got[1] != 2 {
 		t.Fatalf("coalesced %v %v %v", rows, cols, got)
 	}
 	// A sum of zero stays an explicit entry, as in PyTorch.
