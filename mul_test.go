@@ -1075,3 +1075,18 @@ func TestMulTiledTransposed(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMulIntoContig16MFloat32 is BenchmarkMulContig16MFloat32 into a
+// preallocated output: the difference is the cost of allocating (and
+// zeroing) the result.
+func BenchmarkMulIntoContig16MFloat32(b *testing.B) {
+	x, y := mpBenchRand(b, 1, Float32, n16M), mpBenchRand(b, 2, Float32, n16M)
+	out := mpBenchRand(b, 3, Float32, n16M)
+	b.SetBytes(201326592)
+	b.ResetTimer()
+	for range b.N {
+		if err := MulInto(out, x, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
