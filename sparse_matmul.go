@@ -1,6 +1,8 @@
 package tensor
 
 import (
+	"slices"
+
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/shape"
 )
@@ -154,12 +156,74 @@ func (p *sparsePlan) runSparse() (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
+	// CSR forms of COO operands need a row pointer per row; where the
+	// inner or the result's row dimension dwarfs the entries, only the
+	// indices in use are kept, so memory stays in proportion to the input.
+	var rowsUsed []int64
+	if b.layout == SparseCOO && p.k > proportionate(a.Nnz()+b.Nnz()) {
+		a, b = compactInner(a, b)
+	}
+	if a.layout == SparseCOO && p.m > proportionate(a.Nnz()) {
+		a, rowsUsed = compactRows(a)
+	}
 	kern := kernelsFor(ct)
 	c := kern.spgemm(a, b)
 	if p.a.layout == SparseCOO {
 		c = kern.convert(c, SparseCOO)
 	}
+	if rowsUsed != nil {
+		// Row r of the compact product is row rowsUsed[r]; the map is
+		// increasing, so the entries stay sorted.
+		rows := make([]int64, c.Nnz())
+		for q, r := range c.sparse.index0 {
+			rows[q] = rowsUsed[r]
+		}
+		c = newSparse(SparseCOO, p.m, p.n, rows, c.sparse.cols, c.sparse.values, c.sparse.canonical)
+	}
 	return c.withValuesAs("matmul", p.dtype)
+}
+
+// proportionate is the largest dimension whose row pointers cost memory in
+// proportion to nnz entries.
+func proportionate(nnz int) int { return 2*nnz + 1024 }
+
+// compactInner renumbers the inner dimension of a@b, b being COO, to the
+// rows b stores, in order. Entries of a in other columns meet nothing and
+// are dropped; the renumbering is increasing, so canonical order is kept.
+func compactInner(a, b *Tensor) (*Tensor, *Tensor) {
+	used := slices.Clone(b.sparse.index0)
+	slices.Sort(used)
+	used = slices.Compact(used)
+	bRows := make([]int64, len(b.sparse.index0))
+	for q, r := range b.sparse.index0 {
+		j, _ := slices.BinarySearch(used, r)
+		bRows[q] = int64(j)
+	}
+	b = newSparse(SparseCOO, len(used), b.shape[1], bRows, b.sparse.cols, b.sparse.values, b.sparse.canonical)
+	aRows := canonicalRows(a) // the row of each entry, for either layout
+	var rows, cols []int64
+	var keep []int
+	for q, c := range a.sparse.cols {
+		if j, found := slices.BinarySearch(used, c); found {
+			rows, cols, keep = append(rows, aRows[q]), append(cols, int64(j)), append(keep, q)
+		}
+	}
+	a = newSparse(SparseCOO, a.shape[0], len(used), rows, cols, gatherAt(a.sparse.values, keep), a.sparse.canonical)
+	return a, b
+}
+
+// compactRows renumbers the rows of a COO tensor to those it stores, in
+// order, and returns the original number of each.
+func compactRows(a *Tensor) (*Tensor, []int64) {
+	used := slices.Clone(a.sparse.index0)
+	slices.Sort(used)
+	used = slices.Compact(used)
+	rows := make([]int64, len(a.sparse.index0))
+	for q, r := range a.sparse.index0 {
+		j, _ := slices.BinarySearch(used, r)
+		rows[q] = int64(j)
+	}
+	return newSparse(SparseCOO, len(used), a.shape[1], rows, a.sparse.cols, a.sparse.values, a.sparse.canonical), used
 }
 
 // runDense computes sparse@dense or dense@sparse into out, a strided tensor

@@ -694,3 +694,60 @@ func BenchmarkSparse(b *testing.B) {
 		}
 	})
 }
+
+// TestSparseMatmulHugeDims multiplies sparse matrices whose dimensions
+// dwarf their entries (row pointers for them would need terabytes) and
+// checks the result against products summed entry by entry.
+func TestSparseMatmulHugeDims(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	type entry struct{ r, c int64 }
+	draw := func(m, n int64, nnz int) ([]int64, []int64, []float64) {
+		var rows, cols []int64
+		var vals []float64
+		for range nnz {
+			rows, cols = append(rows, rng.Int64N(m)), append(cols, rng.Int64N(n))
+			vals = append(vals, float64(rng.IntN(5)-2))
+		}
+		return rows, cols, vals
+	}
+	for _, dims := range [][3]int64{{1 << 40, 50, 7}, {10, 1 << 40, 7}, {1 << 30, 1 << 30, 1 << 30}, {3, 40, 1 << 40}} {
+		m, k, n := dims[0], dims[1], dims[2]
+		ra, ca, va := draw(m, k, 60)
+		rb, cb, vb := draw(k, n, 60)
+		// Make some inner indices meet.
+		for i := range 30 {
+			rb[i] = ca[i]
+		}
+		want := map[entry]float64{}
+		for p := range ra {
+			for q := range rb {
+				if ca[p] == rb[q] {
+					want[entry{ra[p], cb[q]}] += va[p] * vb[q]
+				}
+			}
+		}
+		a := Must(NewSparseCOO(ra, ca, Must(FromSlice(va)), int(m), int(k)))
+		b := Must(NewSparseCOO(rb, cb, Must(FromSlice(vb)), int(k), int(n)))
+		pairs := [][2]*Tensor{{a, b}, {a, Must(b.Coalesce())}}
+		if m < 1<<20 { // a CSR left operand has its m+1 row pointers anyway
+			pairs = append(pairs, [2]*Tensor{Must(a.ToSparseCSR()), b})
+		}
+		for _, pair := range pairs {
+			c := Must(Matmul(pair[0], pair[1]))
+			if c.Layout() != pair[0].Layout() || !c.IsCoalesced() || !shape.Equal(c.Shape(), []int{int(m), int(n)}) {
+				t.Fatalf("%v: %v %v %v", dims, c.Layout(), c.IsCoalesced(), c.Shape())
+			}
+			c = Must(c.ToSparseCOO())
+			rows, cols, v, _ := c.SparseParts()
+			vals := spMust(ToSlice[float64](v))
+			if len(vals) != len(want) {
+				t.Fatalf("%v: %d entries, want %d", dims, len(vals), len(want))
+			}
+			for p := range vals {
+				if w, ok := want[entry{rows[p], cols[p]}]; !ok || w != vals[p] {
+					t.Fatalf("%v: (%d, %d) = %v, want %v (present %v)", dims, rows[p], cols[p], vals[p], w, ok)
+				}
+			}
+		}
+	}
+}

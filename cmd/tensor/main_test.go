@@ -111,12 +111,14 @@ func mustFor(t *testing.T) func(*tensor.Tensor, error) *tensor.Tensor {
 // sparse -o output.
 func TestEvalSparse(t *testing.T) {
 	dir := t.TempDir()
-	fixture, err := os.ReadFile("../../testdata/sparse/csr_float64.npz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "a.npz"), fixture, 0o644); err != nil {
-		t.Fatal(err)
+	for name, fixture := range map[string]string{"a.npz": "csr_float64.npz", "wide.npz": "coo_int64_wide.npz"} {
+		data, err := os.ReadFile("../../testdata/sparse/" + fixture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	m := "tensor([[0, 2], [3, 0]])"
 	for _, tc := range []struct{ expr, want string }{
@@ -136,6 +138,9 @@ func TestEvalSparse(t *testing.T) {
 	expect(t, dir, ok("Tensor([[ 4.      0.      2.25    0.    ]\n [ 0.      0.      0.      0.    ]\n [ 0.     10.5625  0.     16.    ]], dtype=float64, device=xpux:0)"),
 		"eval", "to_dense(a * a.to_dense())", "a=a.npz")
 	expect(t, dir, result{}, "eval", "-o", "c.npz", "a @ a.T", "a=a.npz")
+	// A 3×(2^31+10) matrix: the memory budget counts its entries, not its shape.
+	expect(t, dir, ok("Tensor(indices=[[0 2]\n [0 2]], values=[2. 8.], size=(3, 3), nnz=2, dtype=float64, layout=sparse_coo, device=xpux:0)"),
+		"eval", "(x * 2).astype('float16') @ x.T", "x=wide.npz")
 	expect(t, dir, ok("a.npz: shape (3, 4), dtype float64, layout sparse_csr, nnz 4\nc.npz: shape (3, 3), dtype float64, layout sparse_csr, nnz 2"),
 		"info", "a.npz", "c.npz")
 	expect(t, dir, ok("Tensor([[ 6.25    0.      0.    ]\n [ 0.      0.      0.    ]\n [ 0.      0.     26.5625]], dtype=float64, device=xpux:0)"),

@@ -72,6 +72,16 @@ func init() {
 
 func callMul(env *Env, name string, a []Value) (Value, error) { return env.mul(a[0], a[1]) }
 
+// storedShape is the shape of the elements x stores: its shape, or for a
+// sparse tensor the (nnz,) of its values, which is what a dtype
+// conversion allocates.
+func storedShape(x *tensor.Tensor) []int {
+	if x.Layout() != tensor.Strided {
+		return []int{x.Nnz()}
+	}
+	return x.Shape()
+}
+
 // callToSparse converts to the COO layout (to_sparse_coo, to_sparse) or
 // the CSR one. Its worst case stores an int64 index pair per element.
 func callToSparse(env *Env, name string, a []Value) (Value, error) {
@@ -148,7 +158,7 @@ func callTensor(env *Env, name string, a []Value) (Value, error) {
 		if dt == dtype.Invalid {
 			return t, nil
 		}
-		if err := env.Reserve(name, t.Shape(), dt); err != nil {
+		if err := env.Reserve(name, storedShape(t), dt); err != nil {
 			return nil, err
 		}
 		return t.AsType(dt)
@@ -165,7 +175,7 @@ func callAsType(env *Env, name string, a []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := env.Reserve("astype", x.Shape(), dt); err != nil {
+	if err := env.Reserve("astype", storedShape(x), dt); err != nil {
 		return nil, err
 	}
 	return x.AsType(dt)
