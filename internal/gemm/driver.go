@@ -107,7 +107,8 @@ func (j *job[T]) runPooled(i0, i1, j0, j1 int) {
 
 // run is the BLIS loop nest over one rectangle of C: N in NC blocks, K in KC
 // blocks (packing a KC×NC panel of B), M in MC blocks (packing an MC×KC
-// block of A), then the macro-kernel over the tiles. The block lengths are
+// block of A, unless a row-major A is read in place), then the macro-kernel
+// over the tiles. The block lengths are
 // balanced (a 700-wide N with NC 640 becomes two 352-wide blocks rather than
 // 640 + 60) so that no block is a sliver that wastes a packing pass.
 func (j *job[T]) run(ws *workspace[T], i0, i1, j0, j1 int) {
