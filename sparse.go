@@ -27,7 +27,9 @@ import (
 //
 // Sparse tensors are immutable: no into-form writes to them. Matmul and Mul
 // accept them (as below); ToDense, ToSparseCOO, ToSparseCSR, Coalesce,
-// AsType and Transpose convert them; ReadSparseNPZ and WriteSparseNPZ
+// AsType and Transpose convert them (Transpose keeps the layout, except
+// that a CSR tensor with far more columns than entries gives COO, whose
+// memory stays in proportion); ReadSparseNPZ and WriteSparseNPZ
 // exchange them with SciPy. Other operations (Prod, views other than
 // Transpose, element access, .npy output) are ErrLayout errors: call
 // ToDense first.
@@ -457,10 +459,15 @@ func (t *Tensor) sparseAsType(dt DType) (*Tensor, error) {
 // sparseTranspose returns the transpose of a sparse tensor in its own
 // layout. No arithmetic is involved, so it cannot fail: a COO transpose
 // swaps the index slices (shared, not copied), a CSR one regroups the
-// entries by column with a stable counting sort.
+// entries by column with a stable counting sort. A CSR tensor with far
+// more columns than entries transposes to COO instead, since row pointers
+// for its columns would take memory out of proportion to it.
 func (t *Tensor) sparseTranspose() *Tensor {
 	d := t.sparse
 	m, n := t.shape[0], t.shape[1]
+	if t.layout == SparseCSR && n > 2*len(d.cols)+1024 {
+		return newSparse(SparseCOO, n, m, d.cols, expandRows(d.index0, len(d.cols)), d.values, len(d.cols) <= 1)
+	}
 	if t.layout == SparseCOO {
 		return newSparse(SparseCOO, n, m, d.cols, d.index0, d.values, len(d.cols) <= 1)
 	}

@@ -34,7 +34,8 @@ const maxFormatHeader = 4096
 
 // ReadSparseNPZ decodes a sparse matrix in SciPy's .npz format from the
 // size bytes of r: csr and coo matrices load in their layout, csc ones as
-// CSR. Index arrays may have any integer dtype. Malformed archives and
+// CSR (as COO when their rows far outnumber their entries: see
+// Tensor.Transpose). Index arrays may have any integer dtype. Malformed archives and
 // index data that does not describe a valid matrix are ErrFormat errors;
 // a bfloat16-free NumPy dtype is required for data, as in ReadNPZ.
 func ReadSparseNPZ(r io.ReaderAt, size int64) (*Tensor, error) {
@@ -235,8 +236,11 @@ func assembleSparse(op, format string, arrays map[string]*Tensor) (*Tensor, erro
 		idx[name] = contiguousData[int64](v)
 	}
 	shp := idx["shape"]
-	if len(shp) != 2 || shp[0] < 0 || shp[1] < 0 || shp[0] > maxBytes || shp[1] > maxBytes {
+	if len(shp) != 2 {
 		return nil, opErr(op, ErrFormat, "shape member %v is not two dimensions", shp)
+	}
+	if int64(int(shp[0])) != shp[0] || int64(int(shp[1])) != shp[1] {
+		return nil, opErr(op, ErrFormat, "shape %v does not fit this platform's int", shp)
 	}
 	m, n := int(shp[0]), int(shp[1])
 	var t *Tensor

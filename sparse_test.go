@@ -695,6 +695,39 @@ func BenchmarkSparse(b *testing.B) {
 	})
 }
 
+// TestSparseTransposeWide checks that a CSR tensor with a huge column count
+// transposes (to COO) without row pointers for every column, and that a
+// SciPy csc file of that shape loads.
+func TestSparseTransposeWide(t *testing.T) {
+	s := Must(NewSparseCSR([]int64{0, 1, 2}, []int64{1 << 40, 5}, Must(FromSlice([]float32{1, 2})), 2, 1<<40+1))
+	tr := s.Transpose()
+	rows, cols, _, _ := tr.SparseParts()
+	if tr.Layout() != SparseCOO || !shape.Equal(tr.Shape(), []int{1<<40 + 1, 2}) || !spEqualInts(rows, []int64{1 << 40, 5}) || !spEqualInts(cols, []int64{0, 1}) {
+		t.Fatalf("wide transpose: %v", tr)
+	}
+	// Back to (2, 2^40+1), sorted.
+	back := Must(tr.Transpose().Coalesce())
+	if r, c, _, _ := back.SparseParts(); !spEqualInts(r, []int64{0, 1}) || !spEqualInts(c, []int64{1 << 40, 5}) {
+		t.Fatalf("transposed back: %v", back)
+	}
+	var f bytes.Buffer
+	writeFormatArray(&f, "csc")
+	archive := spZip(t, map[string][]byte{
+		"indptr.npy":  spNPY(t, Must(FromSlice([]int64{0, 1, 2}))),
+		"indices.npy": spNPY(t, Must(FromSlice([]int64{1 << 40, 5}))),
+		"format.npy":  f.Bytes(),
+		"shape.npy":   spNPY(t, Must(FromSlice([]int64{1<<40 + 1, 2}))),
+		"data.npy":    spNPY(t, Must(FromSlice([]float32{1, 2}))),
+	}, "indptr.npy", "indices.npy", "format.npy", "shape.npy", "data.npy")
+	csc, err := ReadSparseNPZ(bytes.NewReader(archive), int64(len(archive)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c, _, _ := csc.SparseParts(); !spEqualInts(r, []int64{1 << 40, 5}) || !spEqualInts(c, []int64{0, 1}) {
+		t.Fatalf("wide csc: %v", csc)
+	}
+}
+
 // TestSparseMatmulHugeDims multiplies sparse matrices whose dimensions
 // dwarf their entries (row pointers for them would need terabytes) and
 // checks the result against products summed entry by entry.

@@ -135,6 +135,7 @@ func reshapeStrides(oldShape, oldStrides, newShape []int) ([]int, bool) {
 
 // Transpose returns the view of t with its axes reversed (the matrix
 // transpose for 2-D tensors; 0-d and 1-d tensors come back unchanged).
+// A sparse tensor comes back transposed as a new sparse tensor (see Layout).
 func (t *Tensor) Transpose() *Tensor {
 	if t.layout != Strided {
 		return t.sparseTranspose() // a sparse tensor in its own layout
