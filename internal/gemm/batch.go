@@ -1,7 +1,5 @@
 package gemm
 
-import "sync"
-
 // MulBatch computes batch independent products C_i = A_i·B_i, each m×k times
 // k×n, where A_i is the view a with Off += aOffs[i] (likewise B_i and C_i);
 // offsets may repeat (broadcast batches). Each product follows Mul's rules.
@@ -31,7 +29,7 @@ func MulBatch[T Elem](batch, m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs
 	}
 	threads := max(1, min(opt.threads(), batch*m*n*k/minFlopsPerThread))
 	if small := smallFor(m, n, k, b, c); small != nil && !opt.TF32 {
-		split(batch, threads, func(i0, i1 int) {
+		split(batch, 1, threads, func(i0, i1 int) {
 			small(m, n, k, a, b, c, aOffs[i0:i1], bOffs[i0:i1], cOffs[i0:i1])
 		})
 		return
@@ -45,7 +43,7 @@ func MulBatch[T Elem](batch, m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs
 	}
 	one := opt
 	one.Threads = 1
-	split(batch, threads, func(i0, i1 int) {
+	split(batch, 1, threads, func(i0, i1 int) {
 		for i := i0; i < i1; i++ {
 			Mul(m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), one)
 		}
@@ -64,19 +62,4 @@ func stacked[T any](m int, a, c Matrix[T], aOffs, bOffs, cOffs []int) bool {
 		}
 	}
 	return true
-}
-
-// split runs f over [0, n) cut into up to parts contiguous ranges, one
-// goroutine each (the caller's own goroutine when parts is 1).
-func split(n, parts int, f func(i0, i1 int)) {
-	if parts <= 1 {
-		f(0, n)
-		return
-	}
-	step := ceilDiv(n, parts)
-	var wg sync.WaitGroup
-	for i0 := 0; i0 < n; i0 += step {
-		wg.Go(func() { f(i0, min(i0+step, n)) })
-	}
-	wg.Wait()
 }

@@ -38,7 +38,7 @@ func MulComplexBatch[T complex64 | complex128](batch, m, n, k int, a, b, c Matri
 	} else {
 		threads = 1
 	}
-	split(batch, threads, func(i0, i1 int) {
+	split(batch, 1, threads, func(i0, i1 int) {
 		for i := i0; i < i1; i++ {
 			MulComplex(m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), one)
 		}

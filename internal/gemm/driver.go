@@ -1,7 +1,5 @@
 package gemm
 
-import "sync"
-
 // job is one product C = A·B being computed by the blocked loops.
 type job[T Elem] struct {
 	kern    *kernel[T]
@@ -67,7 +65,7 @@ func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
 func mulSmall[T Elem](small smallKernel[T], m, n, k int, a, b, c Matrix[T], threads int) {
 	zero := []int{0}
 	threads = max(1, min(threads, m*n*k/minFlopsPerThread))
-	split(m, threads, func(i0, i1 int) {
+	split(m, 1, threads, func(i0, i1 int) {
 		small(i1-i0, n, k, a.shift(i0, 0), b, c.shift(i0, 0), zero, zero, zero)
 	})
 }
@@ -82,19 +80,11 @@ func (j *job[T]) parallel(threads int) {
 		j.runPooled(0, j.m, 0, j.n)
 		return
 	}
-	var wg sync.WaitGroup
 	if j.n >= j.m {
-		step := roundUp(ceilDiv(j.n, threads), j.kern.nr)
-		for j0 := 0; j0 < j.n; j0 += step {
-			wg.Go(func() { j.runPooled(0, j.m, j0, min(j0+step, j.n)) })
-		}
+		split(j.n, j.kern.nr, threads, func(j0, j1 int) { j.runPooled(0, j.m, j0, j1) })
 	} else {
-		step := roundUp(ceilDiv(j.m, threads), j.kern.mr)
-		for i0 := 0; i0 < j.m; i0 += step {
-			wg.Go(func() { j.runPooled(i0, min(i0+step, j.m), 0, j.n) })
-		}
+		split(j.m, j.kern.mr, threads, func(i0, i1 int) { j.runPooled(i0, i1, 0, j.n) })
 	}
-	wg.Wait()
 }
 
 // runPooled computes rows [i0, i1) and columns [j0, j1) of C with a pooled

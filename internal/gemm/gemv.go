@@ -1,7 +1,5 @@
 package gemm
 
-import "sync"
-
 // special handles the shapes the blocked loops serve badly and reports
 // whether it did: matrix-vector products (m == 1 or n == 1), which are bound
 // by reading the matrix once and gain nothing from packing.
@@ -36,17 +34,8 @@ func gemv[T Elem](m, k int, a, x, y Matrix[T], opt Options) {
 			xs[p] = x.at(p, 0)
 		}
 	}
-	threads := max(1, min(opt.threads(), m*k/minGemvPerThread))
-	if threads == 1 {
-		gemvRows(0, m, k, a, xs, y)
-		return
-	}
-	step := roundUp(ceilDiv(m, threads), 64)
-	var wg sync.WaitGroup
-	for i0 := 0; i0 < m; i0 += step {
-		wg.Go(func() { gemvRows(i0, min(i0+step, m), k, a, xs, y) })
-	}
-	wg.Wait()
+	threads := min(opt.threads(), m*k/minGemvPerThread)
+	split(m, 64, threads, func(i0, i1 int) { gemvRows(i0, i1, k, a, xs, y) })
 }
 
 // gemvRows computes rows [i0, i1) of y = A·x: as dot products of rows when A

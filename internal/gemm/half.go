@@ -47,7 +47,7 @@ func MulHalfBatch(f HalfFormat, batch, m, n, k int, a, b Matrix[uint16], c Matri
 	}
 	one := opt
 	one.Threads = 1
-	split(batch, threads, func(i0, i1 int) {
+	split(batch, 1, threads, func(i0, i1 int) {
 		for i := i0; i < i1; i++ {
 			MulHalf(f, m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), one)
 		}
