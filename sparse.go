@@ -142,7 +142,7 @@ func requireStrided(op string, xs ...any) error {
 	return nil
 }
 
-// NewSparseCOO returns a sparse COO tensor of the given 2-D shape with
+// NewSparseCOO returns a sparse COO tensor of the 2-D shape size with
 // entry p holding values[p] at (rows[p], cols[p]), like PyTorch's
 // sparse_coo_tensor. The dtype is that of values, a 1-D strided tensor of
 // any dtype. The index slices and values are copied. Entries may come in
@@ -152,9 +152,9 @@ func requireStrided(op string, xs ...any) error {
 // Errors name the layout: a shape that is not 2-D is ErrLayout, a negative
 // dimension or index and value counts that disagree ErrShape, an index
 // outside the shape ErrValue, a nil values ErrValue.
-func NewSparseCOO(rows, cols []int64, values *Tensor, shape ...int) (*Tensor, error) {
+func NewSparseCOO(rows, cols []int64, values *Tensor, size ...int) (*Tensor, error) {
 	const op = "sparse_coo_tensor"
-	m, n, err := sparseShape(op, SparseCOO, shape)
+	m, n, err := sparseShape(op, SparseCOO, size)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func NewSparseCOO(rows, cols []int64, values *Tensor, shape ...int) (*Tensor, er
 	return newSparse(SparseCOO, m, n, slices.Clone(rows), slices.Clone(cols), v, canonical), nil
 }
 
-// NewSparseCSR returns a sparse CSR tensor of the given 2-D shape (m, n),
+// NewSparseCSR returns a sparse CSR tensor of the 2-D shape size (m, n),
 // like PyTorch's sparse_csr_tensor: the entries of row i are cols[p],
 // values[p] for p from crow[i] to crow[i+1]-1. crow must have m+1 entries,
 // start at 0, never decrease and end at len(cols). Columns within a row may
@@ -177,9 +177,9 @@ func NewSparseCOO(rows, cols []int64, values *Tensor, shape ...int) (*Tensor, er
 //
 // Errors are classed as for NewSparseCOO; row pointers that do not start at
 // 0, decrease, or do not end at the entry count are ErrValue.
-func NewSparseCSR(crow, cols []int64, values *Tensor, shape ...int) (*Tensor, error) {
+func NewSparseCSR(crow, cols []int64, values *Tensor, size ...int) (*Tensor, error) {
 	const op = "sparse_csr_tensor"
-	m, n, err := sparseShape(op, SparseCSR, shape)
+	m, n, err := sparseShape(op, SparseCSR, size)
 	if err != nil {
 		return nil, err
 	}
