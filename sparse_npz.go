@@ -76,7 +76,8 @@ func readSparseNPZ(op string, r io.ReaderAt, size int64) (*Tensor, error) {
 		}
 		switch name {
 		case "format":
-			if format, err = readMember(op, f, readFormatArray); err != nil {
+			read := func(r io.Reader) (string, error) { return readFormatArray(op, r) }
+			if format, err = readMember(op, f, read); err != nil {
 				return nil, err
 			}
 		case "shape", "data", "indptr", "indices", "row", "col":
@@ -136,8 +137,7 @@ var (
 // readFormatArray reads the 0-d string array of the format member: NumPy
 // bytes (|Sn) as save_npz writes it, or unicode (<Un), which other writers
 // may use.
-func readFormatArray(r io.Reader) (string, error) {
-	const op = "read_sparse_npz"
+func readFormatArray(op string, r io.Reader) (string, error) {
 	var pre [10]byte
 	if _, err := io.ReadFull(r, pre[:8]); err != nil || string(pre[:6]) != "\x93NUMPY" {
 		return "", opErr(op, ErrFormat, "format member is not an .npy array")
