@@ -255,8 +255,22 @@ func sparseOperand(shape []int, layout string, nnz int, name string, seed uint64
 
 // distinctPositions returns n distinct numbers uniform in [0, total), in
 // increasing order: draws are sorted and deduplicated, and the shortfall
-// drawn again until none is missing.
+// drawn again until none is missing. When n is over half of total, that
+// would converge slowly, so a shuffled prefix of all positions is taken.
 func distinctPositions(rng *rand.Rand, n int, total uint64) []uint64 {
+	if uint64(n) > total/2 {
+		all := make([]uint64, total)
+		for i := range all {
+			all[i] = uint64(i)
+		}
+		for i := range n { // a partial Fisher-Yates shuffle
+			j := i + rng.IntN(len(all)-i)
+			all[i], all[j] = all[j], all[i]
+		}
+		pos := all[:n]
+		slices.Sort(pos)
+		return pos
+	}
 	pos := make([]uint64, 0, n)
 	for len(pos) < n {
 		for range n - len(pos) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -465,6 +466,7 @@ func TestBench(t *testing.T) {
 	 {"name": "prod/float32/all", "op": "prod", "a": [10], "axis": null, "dtype": "float32", "bytes": 40},
 	 {"name": "spmm/float32/csr", "op": "matmul", "a": [10, 10], "a_sparse": "csr", "a_nnz": 5, "b": [10, 2], "dtype": "float32", "flops": 20},
 	 {"name": "spmm/float64/coo", "op": "matmul", "a": [10, 10], "a_sparse": "coo", "a_nnz": 100, "b": [10, 2], "dtype": "float64", "flops": 400},
+	 {"name": "spmm/int32/coo", "op": "matmul", "a": [10, 10], "a_sparse": "coo", "a_nnz": 3, "b": [10, 2], "dtype": "int32", "flops": 12},
 	 {"name": "spgemm/float64/csr", "op": "matmul", "a": [20, 30], "a_sparse": "csr", "a_nnz": 40, "b": [30, 20], "b_sparse": "csr", "b_nnz": 40, "dtype": "float64", "flops": 106}
 	]}`
 	if err := os.WriteFile(filepath.Join(dir, "w.json"), []byte(workloads), 0o644); err != nil {
@@ -476,7 +478,7 @@ func TestBench(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSuffix(got.stdout, "\n"), "\n")
 	wantNames := []string{"matmul/float32/8x8x8", "mul/int32/t", "mul/float32*int32/p", "prod/float64/axes", "prod/float32/all",
-		"spmm/float32/csr", "spmm/float64/coo", "spgemm/float64/csr"}
+		"spmm/float32/csr", "spmm/float64/coo", "spmm/int32/coo", "spgemm/float64/csr"}
 	if len(lines) != len(wantNames) {
 		t.Fatalf("bench printed %d lines, want %d:\n%s", len(lines), len(wantNames), got.stdout)
 	}
@@ -540,6 +542,26 @@ func TestEmbeddedWorkloads(t *testing.T) {
 		}
 		if (w.Flops > 0) == (w.Bytes > 0) {
 			t.Errorf("%s: needs exactly one of flops and bytes", w.Name)
+		}
+	}
+}
+
+// TestDistinctPositions checks the sparse workloads' positions: n of them,
+// increasing (so distinct) and in range, on both of its paths.
+func TestDistinctPositions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []struct {
+		n     int
+		total uint64
+	}{{0, 10}, {5, 1 << 40}, {1000, 3000}, {2000, 3000}, {3000, 3000}, {1, 1}} {
+		pos := distinctPositions(rng, c.n, c.total)
+		if len(pos) != c.n {
+			t.Fatalf("%+v: %d positions", c, len(pos))
+		}
+		for i, p := range pos {
+			if p >= c.total || i > 0 && p <= pos[i-1] {
+				t.Fatalf("%+v: positions not increasing within range at %d: %v", c, i, pos[max(i-1, 0):i+1])
+			}
 		}
 	}
 }
