@@ -27,9 +27,10 @@ import (
 //
 // Sparse tensors are immutable: no into-form writes to them. Matmul and Mul
 // accept them (as below); ToDense, ToSparseCOO, ToSparseCSR, Coalesce,
-// AsType and Transpose convert them (Transpose keeps the layout, except
-// that a CSR tensor with far more columns than entries gives COO, whose
-// memory stays in proportion); ReadSparseNPZ and WriteSparseNPZ
+// AsType and Transpose convert them (AsType converts the values, coalescing
+// an uncoalesced tensor first; Transpose keeps the layout, except that a
+// CSR tensor with far more columns than entries gives COO, whose memory
+// stays in proportion); ReadSparseNPZ and WriteSparseNPZ
 // exchange them with SciPy. Other operations (Prod, views other than
 // Transpose, element access, .npy output) are ErrLayout errors: call
 // ToDense first.
@@ -437,15 +438,18 @@ func (t *Tensor) withValues(v *Tensor) *Tensor {
 	return newSparse(t.layout, t.shape[0], t.shape[1], d.index0, d.cols, v, d.canonical)
 }
 
-// sparseAsType converts a sparse tensor's values to dt, keeping its pattern
-// (coalesced first when leaving bool: see boolCoalesced).
+// sparseAsType converts a sparse tensor's values to dt, keeping its
+// pattern. An uncoalesced tensor is coalesced first, so that the result
+// densifies to the dense conversion of the tensor's value: converting each
+// repeat on its own differs where conversion is not additive (1.5 and 1.5
+// truncate to 1 and 1, their sum 3 to 3; true and true are true, not 2).
 func (t *Tensor) sparseAsType(dt DType) (*Tensor, error) {
 	if !dt.Valid() {
 		return nil, opErr("astype", ErrDType, "invalid dtype %v", dt)
 	}
-	if dt != Bool {
+	if dt != t.dtype && !t.sparse.canonical {
 		var err error
-		if t, err = t.boolCoalesced(); err != nil {
+		if t, err = t.Coalesce(); err != nil {
 			return nil, err
 		}
 	}

@@ -590,6 +590,14 @@ func TestSparseLayoutErrors(t *testing.T) {
 	if d := Must(Zeros(Float32, 2)); Must(d.ToDense()) != d {
 		t.Error("ToDense of a strided tensor should return it")
 	}
+	// AsType converts the tensor's value: repeats are summed first.
+	dup := Must(NewSparseCOO([]int64{0, 0, 1, 1}, []int64{0, 0, 1, 1}, Must(FromSlice([]float32{1.5, 1.5, 1, -1})), 2, 2))
+	if v := spMust(ToSlice[int32](Must(Must(dup.AsType(Int32)).ToDense()))); v[0] != 3 || v[3] != 0 {
+		t.Errorf("AsType int32 of repeats: %v, want 3 at (0,0) and 0 at (1,1)", v)
+	}
+	if v := spMust(ToSlice[bool](Must(Must(dup.AsType(Bool)).ToDense()))); !v[0] || v[3] {
+		t.Errorf("AsType bool of repeats: %v, want true at (0,0), false at (1,1)", v)
+	}
 	if _, err := s.AsType(DType(99)); !errors.Is(err, ErrDType) {
 		t.Errorf("AsType invalid dtype: %v", err)
 	}
