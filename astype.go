@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/tensor-go/tensor/internal/cast"
-	"github.com/tensor-go/tensor/internal/ewise"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/shape"
 )
@@ -55,9 +54,9 @@ func (t *Tensor) AsType(dt DType) (*Tensor, error) {
 // written. dst must not have overlapping elements itself (a broadcast
 // view is no destination).
 //
-// Tensors of ewise.MinParallel elements or more are split between up to
-// GOMAXPROCS goroutines, by runs or, for a single run, by parts of it; a
-// fresh destination's first touch (its page faults) is shared out too.
+// Tensors of iter.MinParallel elements or more are split between up to
+// GOMAXPROCS goroutines (see iter.Plan.Execute); a fresh destination's
+// first touch (its page faults) is shared out too.
 func copyInto(dst, src *Tensor) error {
 	if !shape.Equal(dst.shape, src.shape) {
 		return opErr("copy", ErrShape, "cannot copy shape %s into shape %s",
@@ -78,92 +77,23 @@ func copyInto(dst, src *Tensor) error {
 		src = tmp
 	}
 	convert := cast.Kernel(dst.dtype, src.dtype)
-	n, workers := dst.Size(), ewise.Workers(dst.Size())
+	n, workers := dst.Size(), iter.Workers(dst.Size())
 	if dst.IsContiguous() && src.IsContiguous() {
 		d, s := firstElement(dst), firstElement(src)
 		ds, ss := dst.dtype.Size(), src.dtype.Size()
-		ewise.Parallel(n, workers, func(lo, hi int) {
+		iter.Parallel(n, workers, func(lo, hi int) {
 			convert(unsafe.Add(d, lo*ds), ds, unsafe.Add(s, lo*ss), ss, hi-lo)
 		})
 		return nil
 	}
 	plan := iter.NewPlan(dst.shape, stridesInBytes(dst), stridesInBytes(src))
-	if transposing(plan) {
-		copyTiles(plan, firstElement(dst), firstElement(src), convert, workers)
-		return nil
-	}
 	bases := []unsafe.Pointer{firstElement(dst), firstElement(src)}
+	sizes := []int{dst.dtype.Size(), src.dtype.Size()}
 	kernel := func(ptrs []unsafe.Pointer, strides []int, n int) {
 		convert(ptrs[0], strides[0], ptrs[1], strides[1], n)
 	}
-	if runs := plan.Runs(); runs > 1 {
-		ewise.Parallel(runs, min(workers, runs), func(lo, hi int) {
-			plan.RunRange(bases, lo, hi, kernel)
-		})
-		return nil
-	}
-	parts := plan.SplitInner(workers, ewise.MinParallel/2) // one long strided run
-	ewise.Parallel(len(parts), len(parts), func(lo, hi int) {
-		for _, p := range parts[lo:hi] {
-			p.Run(bases, kernel)
-		}
-	})
+	plan.Execute(bases, sizes, workers, func() iter.Kernel { return kernel })
 	return nil
-}
-
-// tile is the side of the square blocks copyTiles walks: 32 rows of 32
-// elements of up to 16 bytes is 16 KiB per operand, within L1 together.
-const tile = 32
-
-// transposing reports whether the plan (dst first, src second) runs dst's
-// fastest dimension innermost while src moves faster along the next one
-// out and far along the inner one: a transposing copy, where a run-by-run
-// walk would touch a new cache line of src for every element.
-func transposing(p *iter.Plan) bool {
-	s := p.Shape()
-	k := len(s)
-	if k < 2 || s[k-1] < tile || s[k-2] < tile {
-		return false
-	}
-	src := p.Strides(1)
-	return abs(src[k-2]) < abs(src[k-1]) && abs(src[k-1]) >= 64
-}
-
-// copyTiles performs a transposing copy in tile×tile blocks of the plan's
-// two inner dimensions, so that the lines of src a block reads are reused
-// by all its rows before they leave the cache. Bands of tile rows are
-// shared between workers.
-func copyTiles(p *iter.Plan, dst, src unsafe.Pointer, convert func(unsafe.Pointer, int, unsafe.Pointer, int, int), workers int) {
-	s, ds, ss := p.Shape(), p.Strides(0), p.Strides(1)
-	k := len(s)
-	rows, cols := s[k-2], s[k-1]
-	outer := 1
-	for _, d := range s[:k-2] {
-		outer *= d
-	}
-	bands := (rows + tile - 1) / tile
-	ewise.Parallel(outer*bands, min(workers, outer*bands), func(lo, hi int) {
-		for item := lo; item < hi; item++ {
-			// Locate the outer index of this band, innermost dimension last.
-			dOff, sOff := 0, 0
-			rest := item / bands
-			for d := k - 3; d >= 0; d-- {
-				i := rest % s[d]
-				rest /= s[d]
-				dOff += i * ds[d]
-				sOff += i * ss[d]
-			}
-			first := item % bands * tile
-			last := min(first+tile, rows)
-			for c := 0; c < cols; c += tile {
-				n := min(tile, cols-c)
-				for r := first; r < last; r++ {
-					convert(unsafe.Add(dst, dOff+r*ds[k-2]+c*ds[k-1]), ds[k-1],
-						unsafe.Add(src, sOff+r*ss[k-2]+c*ss[k-1]), ss[k-1], n)
-				}
-			}
-		}
-	})
 }
 
 // sameSteps reports whether a and b (of one shape) step alike through
@@ -190,11 +120,4 @@ func stridesInBytes(t *Tensor) []int {
 		st[i] *= t.dtype.Size()
 	}
 	return st
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -212,7 +212,7 @@ func mulRun(out, a, b *Tensor, c DType) {
 	p := iter.NewPlan(out.shape, byteStrides(out, out.shape), byteStrides(a, out.shape), byteStrides(b, out.shape))
 	bases := []unsafe.Pointer{dataPointer(out), dataPointer(a), dataPointer(b)}
 	sizes := []int{out.dtype.Size(), a.dtype.Size(), b.dtype.Size()}
-	ewise.Execute(p, bases, sizes, ewise.Workers(n), func() iter.Kernel { return ewise.MulPromoted(c, dts) })
+	p.Execute(bases, sizes, iter.Workers(n), func() iter.Kernel { return ewise.MulPromoted(c, dts) })
 }
 
 // flat reports whether t, as an operand of an n-element contiguous
@@ -235,7 +235,7 @@ func mulFlat(out, a, b *Tensor, c DType, dts [3]dtype.DType, n int) {
 	args := runArgsPool.Get().(*runArgs)
 	args.ptrs = [3]unsafe.Pointer{dataPointer(out), dataPointer(a), dataPointer(b)}
 	args.strides = [3]int{out.dtype.Size(), stride(a), stride(b)}
-	switch w := ewise.Workers(n); {
+	switch w := iter.Workers(n); {
 	case w > 1:
 		mulFlatParallel(args, c, dts, n, w)
 	case dts == [3]dtype.DType{c, c, c}:
@@ -253,7 +253,7 @@ func mulFlat(out, a, b *Tensor, c DType, dts [3]dtype.DType, n int) {
 // element size), each with its own promoter and so its own buffers.
 func mulFlatParallel(args *runArgs, c DType, dts [3]dtype.DType, n, w int) {
 	const align = 64
-	ewise.Parallel((n+align-1)/align, w, func(lo, hi int) {
+	iter.Parallel((n+align-1)/align, w, func(lo, hi int) {
 		first, last := lo*align, min(hi*align, n)
 		var q runArgs
 		for i := range 3 {

@@ -20,6 +20,7 @@ import (
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/cast"
 	"github.com/tensor-go/tensor/internal/ewise"
+	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/shape"
 	"github.com/x448/float16"
 )
@@ -671,7 +672,7 @@ func TestMulLargeThreaded(t *testing.T) {
 	// Sizes above the parallel threshold, contiguous, broadcast and
 	// strided, with 1 and 2 threads: the results must be identical.
 	rng := rand.New(rand.NewPCG(11, 12))
-	n := 3*ewise.MinParallel + 17
+	n := 3*iter.MinParallel + 17
 	a := mpRandom(rng, Float32, n)
 	b := mpRandom(rng, Int32, n)
 	s := mpRandom(rng, Float32)

@@ -187,7 +187,7 @@ func prodRun(out, x *Tensor, mask []bool) error {
 // element. Fixing it (rather than dividing by the number of threads)
 // fixes the order of float products. A variable so that tests can shrink
 // it.
-var prodChunk = ewise.MinParallel
+var prodChunk = iter.MinParallel
 
 // prodAll reduces all of x into the single accumulator at bases[0]: each
 // chunk of prodChunk elements (in the plan's order) into a partial product
@@ -195,22 +195,20 @@ var prodChunk = ewise.MinParallel
 // products in chunk order.
 func prodAll(x *Tensor, accType DType, bases []unsafe.Pointer, accStrides, xStrides []int) {
 	p := iter.NewPlan(x.shape, accStrides, xStrides)
-	chunks := ewise.Chunks(p, prodChunk)
+	chunks := p.Chunks(prodChunk)
 	partials, _ := empty(accType, []int{chunks})
 	ewise.FillOne(accType, partials.storage, chunks)
 	kernel := ewise.Prod(x.dtype)
 	size := accType.Size()
-	ewise.Parallel(chunks, ewise.Workers(x.Size()), func(lo, hi int) {
-		var args ewise.Args
+	iter.Parallel(chunks, iter.Workers(x.Size()), func(lo, hi int) {
 		for c := lo; c < hi; c++ {
 			cb := []unsafe.Pointer{unsafe.Add(partials.storage, c*size), bases[1]}
-			ewise.WalkChunk(p, cb, c, prodChunk, kernel, &args)
+			p.RunChunk(cb, c, prodChunk, kernel)
 		}
 	})
 	// Combine: acc *= partial[0] * partial[1] * ..., with the accumulator
 	// type's own kernel, whose order depends on the chunk count alone.
-	var args ewise.Args
-	args.Call(ewise.Prod(accType), []unsafe.Pointer{bases[0], partials.storage}, []int{0, size}, chunks)
+	ewise.Prod(accType)([]unsafe.Pointer{bases[0], partials.storage}, []int{0, size}, chunks)
 }
 
 // prodBlockElems is the number of elements of x that one block of an outer
@@ -266,7 +264,7 @@ func prodBlocked(x *Tensor, accType DType, n, r, blocks int, bases []unsafe.Poin
 	ewise.FillOne(accType, partials.storage, (blocks-1)*n)
 	kernel := ewise.Prod(x.dtype)
 	step := (x.shape[r] + blocks - 1) / blocks
-	ewise.Parallel(blocks, ewise.Workers(x.Size()), func(lo, hi int) {
+	iter.Parallel(blocks, iter.Workers(x.Size()), func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			first, last := k*step, min((k+1)*step, x.shape[r])
 			sub := slices.Clone(x.shape)
@@ -276,15 +274,13 @@ func prodBlocked(x *Tensor, accType DType, n, r, blocks int, bases []unsafe.Poin
 				acc = unsafe.Add(partials.storage, (k-1)*n*size)
 			}
 			p := iter.NewPlan(sub, accStrides, xStrides)
-			var args ewise.Args
-			ewise.Walk(p, []unsafe.Pointer{acc, unsafe.Add(bases[1], first*xStrides[r])}, 0, p.Runs(), kernel, &args)
+			p.Run([]unsafe.Pointer{acc, unsafe.Add(bases[1], first*xStrides[r])}, kernel)
 		}
 	})
 	combine := ewise.Prod(accType)
-	var args ewise.Args
 	for k := range blocks - 1 {
 		part := unsafe.Add(partials.storage, k*n*size)
-		args.Call(combine, []unsafe.Pointer{bases[0], part}, []int{size, size}, n)
+		combine([]unsafe.Pointer{bases[0], part}, []int{size, size}, n)
 	}
 }
 
@@ -294,7 +290,7 @@ func prodBlocked(x *Tensor, accType DType, n, r, blocks int, bases []unsafe.Poin
 // goroutine alone.
 func prodKept(x *Tensor, mask []bool, bases []unsafe.Pointer, accStrides, xStrides []int) {
 	kernel := ewise.Prod(x.dtype)
-	w := ewise.Workers(x.Size())
+	w := iter.Workers(x.Size())
 	split := -1 // the longest kept dimension
 	for i, d := range x.shape {
 		if !mask[i] && (split < 0 || d > x.shape[split]) {
@@ -306,14 +302,12 @@ func prodKept(x *Tensor, mask []bool, bases []unsafe.Pointer, accStrides, xStrid
 	// different order.
 	w = min(w, x.shape[split]/2)
 	if w <= 1 {
-		p := iter.NewPlan(x.shape, accStrides, xStrides)
-		var args ewise.Args
-		ewise.Walk(p, bases, 0, p.Runs(), kernel, &args)
+		iter.NewPlan(x.shape, accStrides, xStrides).Run(bases, kernel)
 		return
 	}
 	d := x.shape[split]
 	pairs := d / 2 // units of two indices, the last one taking an odd third
-	ewise.Parallel(pairs, w, func(lo, hi int) {
+	iter.Parallel(pairs, w, func(lo, hi int) {
 		lo *= 2
 		if hi == pairs {
 			hi = d
@@ -327,7 +321,6 @@ func prodKept(x *Tensor, mask []bool, bases []unsafe.Pointer, accStrides, xStrid
 			unsafe.Add(bases[0], lo*accStrides[split]),
 			unsafe.Add(bases[1], lo*xStrides[split]),
 		}
-		var args ewise.Args
-		ewise.Walk(p, pb, 0, p.Runs(), kernel, &args)
+		p.Run(pb, kernel)
 	})
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/cast"
-	"github.com/tensor-go/tensor/internal/ewise"
+	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/shape"
 )
 
@@ -441,14 +441,14 @@ func TestProdLargeThreaded(t *testing.T) {
 	// axes, a view) with 1 and 2 threads: identical bits, and near the
 	// reference.
 	rng := rand.New(rand.NewPCG(7, 8))
-	big := mpRandom(rng, Float32, 5*ewise.MinParallel+3)
+	big := mpRandom(rng, Float32, 5*iter.MinParallel+3)
 	mpProdRandomTame(rng, big)
 	m := mpRandom(rng, Float64, 300, 500)
 	mpProdRandomTame(rng, m)
 	mt := &Tensor{dtype: Float64, shape: []int{500, 300}, strides: []int{1, 500}, storage: m.storage, n: m.n}
 	cube := mpRandom(rng, Float32, 40, 50, 60)
 	mpProdRandomTame(rng, cube)
-	ints := mpRandom(rng, Int32, 3*ewise.MinParallel)
+	ints := mpRandom(rng, Int32, 3*iter.MinParallel)
 	mpProdRandom(rng, ints)
 	h := mpRandom(rng, Float16, 400, 300)
 	mpProdRandomTame(rng, h)

@@ -17,8 +17,17 @@
 package iter
 
 import (
+	"sync"
 	"unsafe"
 )
+
+// MaxOperands is the most operands a plan may have: an output and up to
+// three inputs. Walks keep per-operand state in arrays of this size, so
+// that they allocate nothing.
+const MaxOperands = 4
+
+// maxRank bounds the dimensions of a plan (a tensor's, 64 as in NumPy).
+const maxRank = 64
 
 // Kernel processes one 1-D run: n elements per operand, operand k starting
 // at ptrs[k] and advancing strides[k] bytes per element. Kernels must not
@@ -29,14 +38,17 @@ type Kernel func(ptrs []unsafe.Pointer, strides []int, n int)
 type Plan struct {
 	shape   []int   // simplified dimensions, outermost first; never empty
 	strides [][]int // strides[k][d]: bytes operand k moves along dimension d
-	offsets []int   // byte offset of operand k's first element (non-zero in split plans)
 	empty   bool    // the shape has a zero-size dimension: nothing to do
 }
 
 // NewPlan simplifies the iteration of len(strides) operands over shape.
 // strides[k] holds operand k's byte strides, one per dimension of shape.
+// There are at most MaxOperands operands and maxRank dimensions.
 func NewPlan(shape []int, strides ...[]int) *Plan {
-	p := &Plan{strides: make([][]int, len(strides)), offsets: make([]int, len(strides))}
+	if len(strides) > MaxOperands || len(shape) > maxRank {
+		panic("iter: too many operands or dimensions")
+	}
+	p := &Plan{strides: make([][]int, len(strides))}
 	dims := make([]int, 0, len(shape))
 	for d, n := range shape {
 		if n == 0 {
@@ -149,38 +161,59 @@ func (p *Plan) Run(bases []unsafe.Pointer, kernel Kernel) {
 
 // RunRange calls kernel for the runs numbered [first, last) in Run's
 // order. Disjoint ranges may run concurrently when the operands they write
-// do not overlap.
+// do not overlap. It allocates nothing.
 func (p *Plan) RunRange(bases []unsafe.Pointer, first, last int, kernel Kernel) {
-	if p.empty || first >= last {
+	p.walk(bases, first, last, 0, p.Inner(), kernel)
+}
+
+// Args holds the argument slices of kernel calls. A kernel is called
+// through a function value, so the compiler cannot see that it does not
+// keep its arguments: slices of a walk's local arrays would move to the
+// heap on every walk. Pooled Args, already on the heap, cost nothing.
+type Args struct {
+	ptrs    [MaxOperands]unsafe.Pointer
+	strides [MaxOperands]int
+}
+
+var argsPool = sync.Pool{New: func() any { return new(Args) }}
+
+// getArgs returns pooled kernel arguments; put them back with argsPool.Put.
+func getArgs() *Args { return argsPool.Get().(*Args) }
+
+// walk calls kernel for the runs numbered [first, last), each narrowed to
+// its elements [lo, hi).
+func (p *Plan) walk(bases []unsafe.Pointer, first, last, lo, hi int, kernel Kernel) {
+	if p.empty || first >= last || lo >= hi {
 		return
 	}
 	nops := len(p.strides)
 	outer := len(p.shape) - 1
-	ptrs := make([]unsafe.Pointer, nops)
-	inner := make([]int, nops)
-	index := make([]int, outer)
+	args := getArgs()
+	defer argsPool.Put(args)
 	// Byte offsets are kept as integers and turned into pointers only at the
 	// start of each run: stepping a pointer past the end of a dimension and
 	// back, even briefly, would break unsafe.Pointer's rules (and checkptr).
-	offs := make([]int, nops)
+	var index [maxRank]int
+	var offs [MaxOperands]int
 	rest := first
 	for d := outer - 1; d >= 0; d-- {
 		index[d] = rest % p.shape[d]
 		rest /= p.shape[d]
 	}
 	for k := range nops {
-		offs[k] = p.offsets[k]
+		st := p.strides[k]
+		offs[k] = lo * st[outer]
 		for d := range outer {
-			offs[k] += index[d] * p.strides[k][d]
+			offs[k] += index[d] * st[d]
 		}
-		inner[k] = p.strides[k][outer]
+		args.strides[k] = st[outer]
 	}
-	n := p.shape[outer]
+	ptrs, strides := args.ptrs[:nops], args.strides[:nops]
 	for run := first; ; {
 		for k := range nops {
 			ptrs[k] = unsafe.Add(bases[k], offs[k])
 		}
-		kernel(ptrs, inner, n)
+		kernel(ptrs, strides, hi-lo)
 		if run++; run == last {
 			return
 		}
@@ -200,30 +233,6 @@ func (p *Plan) RunRange(bases []unsafe.Pointer, first, last int, kernel Kernel) 
 			index[d] = 0
 		}
 	}
-}
-
-// SplitInner returns plans that together cover p, cutting its single run
-// into parts of at least minRun elements so that a one-run iteration (a
-// large contiguous array) can still be shared between goroutines. Plans
-// with more than one run are returned unchanged: split those with
-// RunRange instead.
-func (p *Plan) SplitInner(parts, minRun int) []*Plan {
-	if p.Runs() != 1 || parts < 2 || p.Inner() < 2*minRun {
-		return []*Plan{p}
-	}
-	n := p.Inner()
-	parts = min(parts, n/minRun)
-	out := make([]*Plan, 0, parts)
-	for i := range parts {
-		lo, hi := n*i/parts, n*(i+1)/parts
-		q := &Plan{shape: []int{hi - lo}, strides: make([][]int, len(p.strides)), offsets: make([]int, len(p.strides))}
-		for k, st := range p.strides {
-			q.strides[k] = []int{st[0]}
-			q.offsets[k] = p.offsets[k] + lo*st[0]
-		}
-		out = append(out, q)
-	}
-	return out
 }
 
 func abs(x int) int {

@@ -7,26 +7,45 @@ import (
 	"unsafe"
 )
 
-// visit records, for every element the plan reaches, the byte offsets of
-// all operands relative to their bases, in the order the plan reaches them.
-func visit(p *Plan, nops int, first, last int) [][]int {
-	// Offsets may be negative (reversed views), so every base sits in the
-	// middle of a buffer large enough for any test shape.
+// record returns a kernel appending to *got the byte offsets, relative to
+// bases, of all operands at every element of each run.
+func record(bases []unsafe.Pointer, got *[][]int) Kernel {
+	return func(ptrs []unsafe.Pointer, strides []int, n int) {
+		for i := range n {
+			offs := make([]int, len(ptrs))
+			for k := range ptrs {
+				offs[k] = int(uintptr(ptrs[k])-uintptr(bases[k])) + i*strides[k]
+			}
+			*got = append(*got, offs)
+		}
+	}
+}
+
+// middle returns nops bases in the middle of a buffer large enough for any
+// test shape: offsets may be negative (reversed views).
+func middle(nops int) []unsafe.Pointer {
 	buf := make([]byte, 1<<16)
 	bases := make([]unsafe.Pointer, nops)
 	for k := range bases {
 		bases[k] = unsafe.Pointer(&buf[len(buf)/2])
 	}
+	return bases
+}
+
+// visitChunk is visit for chunk c of the given size.
+func visitChunk(p *Plan, nops, c, size int) [][]int {
+	bases := middle(nops)
 	var got [][]int
-	p.RunRange(bases, first, last, func(ptrs []unsafe.Pointer, strides []int, n int) {
-		for i := range n {
-			offs := make([]int, nops)
-			for k := range nops {
-				offs[k] = int(uintptr(ptrs[k])-uintptr(bases[k])) + i*strides[k]
-			}
-			got = append(got, offs)
-		}
-	})
+	p.RunChunk(bases, c, size, record(bases, &got))
+	return got
+}
+
+// visit records, for every element the plan reaches, the byte offsets of
+// all operands relative to their bases, in the order the plan reaches them.
+func visit(p *Plan, nops int, first, last int) [][]int {
+	bases := middle(nops)
+	var got [][]int
+	p.RunRange(bases, first, last, record(bases, &got))
 	return got
 }
 
@@ -83,6 +102,21 @@ func TestPlanVisitsEveryElementOnce(t *testing.T) {
 		got := visit(p, nops, 0, p.Runs())
 		if !slices.EqualFunc(sortedTuples(got), sortedTuples(want), slices.Equal) {
 			t.Fatalf("trial %d shape %v strides %v: plan %v %v visited %v, want %v", trial, shape, strides, p.shape, p.strides, got, want)
+		}
+		// The chunks, in order, visit what the whole walk visits, none more
+		// than size elements.
+		for _, size := range []int{1, 2, 3, 5, 16} {
+			var chunked [][]int
+			for c := range p.Chunks(size) {
+				part := visitChunk(p, nops, c, size)
+				if len(part) > size || len(part) == 0 {
+					t.Fatalf("trial %d: chunk %d of size %d has %d elements", trial, c, size, len(part))
+				}
+				chunked = append(chunked, part...)
+			}
+			if !slices.EqualFunc(chunked, got, slices.Equal) {
+				t.Fatalf("trial %d: chunks of %d visit %v, whole %v", trial, size, chunked, got)
+			}
 		}
 		// Any split into ranges visits the same elements in the same order.
 		if runs := p.Runs(); runs > 1 {
@@ -142,23 +176,5 @@ func TestTransposedOperandFollowsOutput(t *testing.T) {
 	p := NewPlan([]int{3, 5}, []int{20, 4}, []int{4, 12})
 	if p.Strides(0)[1] != 4 || p.Strides(1)[1] != 12 {
 		t.Fatalf("inner strides %d %d, want the output's contiguous axis inside", p.Strides(0)[1], p.Strides(1)[1])
-	}
-}
-
-func TestSplitInner(t *testing.T) {
-	p := NewPlan([]int{1000}, []int{4}, []int{8})
-	parts := p.SplitInner(3, 100)
-	if len(parts) != 3 {
-		t.Fatalf("got %d parts", len(parts))
-	}
-	var all [][]int
-	for _, q := range parts {
-		all = append(all, visit(q, 2, 0, q.Runs())...)
-	}
-	if !slices.EqualFunc(all, visit(p, 2, 0, 1), slices.Equal) {
-		t.Fatalf("split visits differ from the whole")
-	}
-	if len(p.SplitInner(3, 600)) != 1 {
-		t.Fatalf("a run shorter than two minimum parts must not split")
 	}
 }

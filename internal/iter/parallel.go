@@ -1,4 +1,4 @@
-package ewise
+package iter
 
 import (
 	"runtime"

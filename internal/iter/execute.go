@@ -1,0 +1,40 @@
+package iter
+
+import "unsafe"
+
+// Execute runs all of p, an element-wise operation whose operands have
+// elements of sizes[k] bytes, on up to w goroutines. Operand 0 is the
+// output: its elements must not overlap (no stride-0 dimension), since
+// they are written from several goroutines.
+//
+// A plan whose inputs are read against the output's memory order is
+// walked in tiles (see tiling). Otherwise a plan of several runs is split
+// by runs, and a plan of one run into parts of it aligned to 64 elements
+// (whole cache lines for every element size).
+//
+// newKernel is called once per goroutine, so kernels with buffers are
+// never shared. Every element is computed by the same kernel code whatever
+// w is, so the results do not depend on it.
+func (p *Plan) Execute(bases []unsafe.Pointer, sizes []int, w int, newKernel func() Kernel) {
+	runs := p.Runs()
+	if runs == 0 {
+		return
+	}
+	if t, ok := p.tiling(sizes, w); ok {
+		Parallel(t.units, w, func(lo, hi int) { t.walk(bases, lo, hi, newKernel()) })
+		return
+	}
+	if w <= 1 {
+		p.RunRange(bases, 0, runs, newKernel())
+		return
+	}
+	if runs > 1 {
+		Parallel(runs, w, func(lo, hi int) { p.RunRange(bases, lo, hi, newKernel()) })
+		return
+	}
+	const align = 64
+	n := p.Inner()
+	Parallel((n+align-1)/align, w, func(lo, hi int) {
+		p.walk(bases, 0, 1, lo*align, min(hi*align, n), newKernel())
+	})
+}

@@ -1,0 +1,220 @@
+package iter
+
+import (
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
+
+// shrinkTiles makes tiles of three runs of five elements (for 4-byte
+// elements) and tiles dimensions from three elements up, so that small
+// shapes cross tile edges in both directions.
+func shrinkTiles(t *testing.T) {
+	b, c, m := tileBytes, tileCols, minTiled
+	t.Cleanup(func() { tileBytes, tileCols, minTiled = b, c, m })
+	tileBytes, tileCols, minTiled = 12, 5, 3
+}
+
+const (
+	sentinel = -0x5a5a5a5a5a5a5a5a
+	field    = 20      // bits per input in an encoded output element
+	bias     = 1 << 18 // makes input offsets positive within a field
+)
+
+// encode packs the byte offsets of the inputs at one element into an
+// output value, which is never 0.
+func encode(offs []int) int64 {
+	var v int64
+	for k, o := range offs {
+		v += int64(o+bias) << (field * k)
+	}
+	return v
+}
+
+// encoder is the kernel of the Execute tests: the output is int64, each
+// input int32 holding its own byte offset from its base, and every output
+// element gets encode of the inputs' values added (so a second visit, or
+// a read from anywhere else, shows).
+func encoder(ptrs []unsafe.Pointer, strides []int, n int) {
+	var offs [MaxOperands - 1]int
+	for i := range n {
+		for k := 1; k < len(ptrs); k++ {
+			offs[k-1] = int(*at[int32](ptrs[k], i, strides[k]))
+		}
+		*at[int64](ptrs[0], i, strides[0]) += encode(offs[:len(ptrs)-1])
+	}
+}
+
+// outputStrides gives a layout of shape whose elements do not overlap:
+// contiguous in a random order of dimensions, some reversed, in bytes of an
+// 8-byte element.
+func outputStrides(r *rand.Rand, shape []int) []int {
+	st := make([]int, len(shape))
+	step := 8
+	for _, d := range r.Perm(len(shape)) {
+		st[d] = step
+		if r.IntN(4) == 0 {
+			st[d] = -step
+		}
+		step *= max(shape[d], 1)
+	}
+	return st
+}
+
+func TestExecuteComputesEveryElementOnce(t *testing.T) {
+	shrinkTiles(t)
+	r := rand.New(rand.NewPCG(3, 4))
+	tiled := 0
+	for trial := range 3000 {
+		rank := r.IntN(5)
+		shape := make([]int, rank)
+		for d := range shape {
+			shape[d] = 1 + r.IntN(7)
+			if r.IntN(30) == 0 {
+				shape[d] = 0
+			}
+		}
+		nops := 1 + r.IntN(MaxOperands)
+		strides := [][]int{outputStrides(r, shape)}
+		for range nops - 1 {
+			strides = append(strides, randomStrides(r, shape))
+		}
+		sizes := []int{8, 4, 4, 4}[:nops]
+		p := NewPlan(shape, strides...)
+		if _, ok := p.tiling(sizes, 1); ok {
+			tiled++
+		}
+		// Inputs hold their own byte offsets; the output starts as zeros
+		// where the plan should write and sentinels everywhere else.
+		const half = 1 << 13
+		bases := make([]unsafe.Pointer, nops)
+		for k := 1; k < nops; k++ {
+			in := make([]int32, 2*half)
+			for i := range in {
+				in[i] = int32(4 * (i - half))
+			}
+			bases[k] = unsafe.Pointer(&in[half])
+		}
+		want := naive(shape, strides)
+		for _, w := range []int{1, 2, 3} {
+			out := make([]int64, 2*half)
+			for i := range out {
+				out[i] = sentinel
+			}
+			for _, offs := range want {
+				out[half+offs[0]/8] = 0
+			}
+			bases[0] = unsafe.Pointer(&out[half])
+			p.Execute(bases, sizes, w, func() Kernel { return encoder })
+			for _, offs := range want {
+				if got, exp := out[half+offs[0]/8], encode(offs[1:]); got != exp {
+					t.Fatalf("trial %d w=%d shape %v strides %v: output at %d is %x, want %x", trial, w, shape, strides, offs[0], got, exp)
+				}
+				out[half+offs[0]/8] = sentinel
+			}
+			for i, v := range out {
+				if v != sentinel {
+					t.Fatalf("trial %d w=%d shape %v strides %v: write outside the output at %d", trial, w, shape, strides, 8*(i-half))
+				}
+			}
+		}
+	}
+	if tiled < 100 {
+		t.Fatalf("only %d of the plans were tiled", tiled)
+	}
+}
+
+func TestTiledLongRows(t *testing.T) {
+	// A transposed float32 matrix with the real tile shape: full and
+	// partial tiles of 512×512, a row block split between goroutines.
+	const rows, cols = 600, 1030
+	in := make([]int32, rows*cols)
+	for i := range in {
+		in[i] = int32(4 * i)
+	}
+	out := make([]int64, rows*cols+2)
+	out[0], out[len(out)-1] = sentinel, sentinel
+	p := NewPlan([]int{rows, cols}, []int{8 * cols, 8}, []int{4, 4 * rows})
+	if _, ok := p.tiling([]int{8, 4}, 1); !ok {
+		t.Fatal("the transposed plan is not tiled")
+	}
+	p.Execute([]unsafe.Pointer{unsafe.Pointer(&out[1]), unsafe.Pointer(&in[0])}, []int{8, 4}, 2, func() Kernel { return encoder })
+	for i := range rows {
+		for j := range cols {
+			if got, exp := out[1+i*cols+j], encode([]int{4 * (i + j*rows)}); got != exp {
+				t.Fatalf("out[%d][%d] = %x, want %x", i, j, got, exp)
+			}
+		}
+	}
+	if out[0] != sentinel || out[len(out)-1] != sentinel {
+		t.Fatal("a write outside the output")
+	}
+}
+
+func TestGather(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, size := range []int{1, 2, 3, 4, 8, 16} {
+		for range 50 {
+			rows, cols := r.IntN(20), r.IntN(20)
+			pitch := cols + r.IntN(3)
+			// The source is a rows×cols block of a transposed matrix,
+			// with a gap of a few bytes between its columns.
+			cs := size * (rows + r.IntN(3))
+			src := make([]byte, cols*cs+1)
+			for i := range src {
+				src[i] = byte(r.Uint32())
+			}
+			dst := make([]byte, (rows*pitch+2)*size)
+			for i := range dst {
+				dst[i] = 0xEE
+			}
+			if rows > 0 && cols > 0 {
+				gather(unsafe.Pointer(&dst[size]), unsafe.Pointer(&src[0]), size, cs, rows, cols, pitch, size)
+			}
+			for i := range dst {
+				e := i/size - 1 // the buffer element of byte i
+				r, c := e/max(pitch, 1), e%max(pitch, 1)
+				want := byte(0xEE)
+				if e >= 0 && r < rows && c < cols {
+					want = src[r*size+c*cs+i%size]
+				}
+				if dst[i] != want {
+					t.Fatalf("size %d, %d×%d pitch %d: byte %d (element %d, %d) is %#x, want %#x", size, rows, cols, pitch, i, r, c, dst[i], want)
+				}
+			}
+		}
+	}
+}
+
+// nop is a kernel that keeps nothing.
+func nop([]unsafe.Pointer, []int, int) {}
+
+func TestWalksAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
+	// An input transposed in the two inner dimensions and reversed in the
+	// second, another broadcast: many runs with carries, and tiles.
+	shape := []int{3, 5, 40, 36}
+	tr := []int{4 * 5 * 36 * 40, -4 * 36 * 40, 4, 4 * 40}
+	p := NewPlan(shape, []int{4 * 5 * 40 * 36, 4 * 40 * 36, 4 * 36, 4}, tr, tr, make([]int, 4))
+	if p.Runs() < 2 {
+		t.Fatalf("plan %v has one run", p.Shape())
+	}
+	buf := make([]byte, 1<<20)
+	mid := unsafe.Pointer(&buf[len(buf)/2])
+	bases := []unsafe.Pointer{mid, mid, mid, mid}
+	t2, tiled := p.tiling([]int{4, 4, 4, 4}, 1)
+	if !tiled {
+		t.Fatalf("plan %v %v is not tiled", p.Shape(), p.strides)
+	}
+	for name, f := range map[string]func(){
+		"RunRange": func() { p.RunRange(bases, 1, p.Runs(), nop) },
+		"RunChunk": func() { p.RunChunk(bases, 3, 16, nop) },
+		"tiles":    func() { t2.walk(bases, 0, t2.units, nop) },
+	} {
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s: %v allocations per walk", name, n)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package iter
+
+const raceEnabled = false
