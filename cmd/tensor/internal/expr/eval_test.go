@@ -265,6 +265,9 @@ func FuzzEval(f *testing.F) {
 		"broadcast_to(x, (2, 2, 3)).prod(axis=1)",
 		"matmul([1, 2], [[1], [2]])",
 		"full((2,), 7, dtype=uint64) * tensor([1], dtype=int8)",
+		"to_sparse_csr(y) @ x",
+		"to_sparse_coo(x) * x.astype(float16)",
+		"(to_sparse_coo(x).T @ to_sparse_csr(x) * 2).to_dense()[0]",
 	} {
 		f.Add(s)
 	}
