@@ -61,8 +61,10 @@ type Tensor struct {
 }
 
 // maxBytes bounds a single allocation, so that a bad shape fails with an
-// error instead of aborting the process when the runtime cannot satisfy it.
-const maxBytes = 1 << 40
+// error instead of aborting the process when the runtime cannot satisfy it
+// (Go's out-of-memory failure cannot be recovered). It is the machine's
+// memory (RAM plus swap) where the operating system tells it, else 1 TiB.
+var maxBytes = memoryLimit(1 << 40)
 
 // alloc returns zeroed storage for n elements of dt. The memory is allocated
 // as 64-bit words so that every element type is naturally aligned.
@@ -72,7 +74,7 @@ func alloc(dt dtype.DType, n int) (unsafe.Pointer, error) {
 	}
 	size := dt.Size()
 	if n > maxBytes/size {
-		return nil, opErr("alloc", ErrShape, "%d elements of %v exceed the %d-byte allocation limit", n, dt, maxBytes)
+		return nil, opErr("alloc", ErrShape, "%d elements of %v need more than the %d bytes of this machine's memory", n, dt, maxBytes)
 	}
 	words := make([]uint64, (n*size+7)/8)
 	return unsafe.Pointer(unsafe.SliceData(words)), nil
