@@ -16,6 +16,14 @@
 // float32 (as in MegEngine); tensors built from Go slices take the dtype of
 // the Go element type ([]int is int64, []float64 is float64).
 //
+// # Layouts
+//
+// Besides the dense (strided) layout, a tensor may be a 2-D sparse matrix
+// in COO or CSR layout ([NewSparseCOO], [NewSparseCSR], [Tensor.ToSparseCSR]).
+// Matmul and Mul accept them with PyTorch's rules, multiplying only stored
+// entries; [Layout] states every rule. Other operations on a sparse tensor
+// are ErrLayout errors.
+//
 // # Operands
 //
 // Binary operations take operands of type any: a *Tensor or a Go number
