@@ -1130,6 +1130,48 @@ func BenchmarkMatmulInto(b *testing.B) {
 	}
 }
 
+// BenchmarkMatmulGEMM times package gemm alone on the same workloads, with
+// the arguments MatmulInto passes it: the floor that Matmul and MatmulInto
+// are measured against.
+func BenchmarkMatmulGEMM(b *testing.B) {
+	for _, w := range mmWorkloads {
+		b.Run(w.name, func(b *testing.B) {
+			x, y := mmBenchOperands(b, w.dt, w.as, w.bs)
+			out, err := Matmul(x, y)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := planMatmul(x, y, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			l := p.layout(x, y, out)
+			switch w.dt {
+			case Float32:
+				mmBenchGEMM[float32](b, &l, x, y, out)
+			case Float64:
+				mmBenchGEMM[float64](b, &l, x, y, out)
+			case Int32:
+				mmBenchGEMM[int32](b, &l, x, y, out)
+			default:
+				b.Fatalf("no gemm for %v", w.dt)
+			}
+			mmReportFlops(b, w.as, w.bs)
+		})
+	}
+}
+
+func mmBenchGEMM[T gemm.Elem](b *testing.B, l *batchLayout, x, y, out *Tensor) {
+	a, bb, c := gemm.Matrix[T](view[T](l.a, x)), gemm.Matrix[T](view[T](l.b, y)), gemm.Matrix[T](view[T](l.c, out))
+	for b.Loop() {
+		if l.count == 1 {
+			gemm.Mul(l.m, l.n, l.k, a, bb, c, gemm.Options{})
+		} else {
+			gemm.MulBatch(l.count, l.m, l.n, l.k, a, bb, c, l.aOffs, l.bOffs, l.cOffs, gemm.Options{})
+		}
+	}
+}
+
 // BenchmarkMatmulPaths compares the fast GEMM with the plain blocked kernel
 // on dtypes that reach the GEMM by widening, reinterpreting or splitting.
 func BenchmarkMatmulPaths(b *testing.B) {
