@@ -5,6 +5,8 @@ import (
 	"fmt"
 	mathbits "math/bits"
 	"slices"
+	"sync"
+	"unsafe"
 )
 
 // denseAccumulatorMin is the column count up to which SpGEMM always uses a
@@ -54,7 +56,7 @@ func SpGEMM[T Number](a, b *CSR[T], threads int) *CSR[T] {
 	}
 	rowNnz := make([]int64, a.Rows+1) // rowNnz[i+1] = entries of row i, then prefix-summed
 	runChunks(bounds, func(t, lo, hi int) {
-		parts[t] = spgemmRows(a, b, lo, hi, products[hi]-products[lo], parts[t], rowNnz[lo+1:hi+1])
+		parts[t] = spgemmRows(a, b, lo, hi, products, parts[t], rowNnz[lo+1:hi+1])
 	})
 	for i := 1; i <= a.Rows; i++ {
 		rowNnz[i] += rowNnz[i-1]
@@ -88,23 +90,38 @@ type spgemmPart[T Number] struct {
 	vals []T
 }
 
-// spgemmRows appends rows [lo, hi) of a·b, which need work
-// multiplications, to part, storing row lo+r's entry count in counts[r].
-func spgemmRows[T Number](a, b *CSR[T], lo, hi int, work int64, part spgemmPart[T], counts []int64) spgemmPart[T] {
+// spgemmRows appends rows [lo, hi) of a·b to part, storing row lo+r's
+// entry count in counts[r]. products[i] counts the multiplications of rows
+// [0, i) and bounds their entries.
+func spgemmRows[T Number](a, b *CSR[T], lo, hi int, products []int64, part spgemmPart[T], counts []int64) spgemmPart[T] {
+	work := products[hi] - products[lo]
 	if part.cols == nil {
 		// The entries number at most work and at most (hi-lo)·b.Cols; start
-		// from a guess in proportion to the inputs and let append grow it,
+		// from a guess in proportion to the inputs and let the buffers grow,
 		// so a product with heavy cancellation does not reserve its work in
 		// memory.
 		guess := min(work, int64(hi-lo)*int64(b.Cols), 8*int64(a.Nnz()+b.Nnz())+1024)
 		part = spgemmPart[T]{cols: make([]int64, 0, guess), vals: make([]T, 0, guess)}
 	}
 	if b.Cols <= denseAccumulatorMin || int64(b.Cols) <= 4*work {
-		acc := newDenseAccumulator[T](b.Cols)
+		acc := getDenseAccumulator[T](b.Cols)
+		defer denseAccumulators.Put(acc)
+		var zero T
+		bVals, valSize := unsafe.Pointer(unsafe.SliceData(b.Values)), unsafe.Sizeof(zero)
+		for i := lo; i < min(lo+spgemmLookahead, hi); i++ {
+			prefetchRows(b.RowPtr, b.ColIdx, bVals, valSize, a.ColIdx[a.RowPtr[i]:a.RowPtr[i+1]])
+		}
 		for i := lo; i < hi; i++ {
-			n := len(part.cols)
-			part = acc.row(a, b, i, part)
-			counts[i-lo] = int64(len(part.cols) - n)
+			if ahead := i + spgemmLookahead; ahead < hi {
+				prefetchRows(b.RowPtr, b.ColIdx, bVals, valSize, a.ColIdx[a.RowPtr[ahead]:a.RowPtr[ahead+1]])
+			}
+			// A row has at most as many entries as products: make room for
+			// them so that the accumulator writes without append.
+			n, rowWork := len(part.cols), int(products[i+1]-products[i])
+			part.cols, part.vals = slices.Grow(part.cols, rowWork), slices.Grow(part.vals, rowWork)
+			c := acc.row(a, b, i, part.cols[n:n+rowWork], part.vals[n:n+rowWork])
+			part.cols, part.vals = part.cols[:n+c], part.vals[:n+c]
+			counts[i-lo] = int64(c)
 		}
 		return part
 	}
@@ -129,51 +146,75 @@ type denseAccumulator[T Number] struct {
 	words []uint64 // bit w: seen[w] != 0
 }
 
-func newDenseAccumulator[T Number](cols int) *denseAccumulator[T] {
+// spgemmLookahead is how many rows of a ahead of the one being multiplied
+// SpGEMM prefetches the rows of b for: far enough for the misses to
+// complete, near enough for the lines to still be in L1 when used.
+const spgemmLookahead = 1
+
+// denseAccumulators keeps accumulators between calls: SpGEMM is called
+// over and over on matrices of similar width, and a fresh accumulator
+// costs clearing b.Cols values. The pool holds every element type; a
+// mismatch just allocates.
+var denseAccumulators sync.Pool
+
+// getDenseAccumulator returns a clear accumulator for at least cols
+// columns, from the pool when it holds one of the right type and width.
+func getDenseAccumulator[T Number](cols int) *denseAccumulator[T] {
+	if acc, ok := denseAccumulators.Get().(*denseAccumulator[T]); ok && len(acc.sums) >= cols && len(acc.sums) <= 2*cols+1024 {
+		return acc
+	}
 	nw := (cols + 63) / 64
 	return &denseAccumulator[T]{sums: make([]T, cols), seen: make([]uint64, nw), words: make([]uint64, (nw+63)/64)}
 }
 
-// row appends row i of a·b to part, columns ascending.
-func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spgemmPart[T] {
+// row writes row i of a·b to cols and vals, columns ascending, and
+// returns its entry count. Both slices must have room for the row's
+// products.
+func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, cols []int64, vals []T) int {
 	sums, seen, words := acc.sums, acc.seen, acc.words
-	start := len(part.cols)
+	bPtr, bCols, bVals := b.RowPtr, b.ColIdx, b.Values
+	aLo, aHi := a.RowPtr[i], a.RowPtr[i+1]
+	aCols, aVals := a.ColIdx[aLo:aHi], a.Values[aLo:aHi]
+	aVals = aVals[:len(aCols)]
 	var zero T
-	for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
-		av, k := a.Values[p], a.ColIdx[p]
-		bLo, bHi := b.RowPtr[k], b.RowPtr[k+1]
-		bVals := b.Values[bLo:bHi]
-		for q, j := range b.ColIdx[bLo:bHi] {
-			prod := av * bVals[q]
-			w, bit := j>>6, uint64(1)<<(j&63)
+	n := 0
+	for p, k := range aCols {
+		av := aVals[p]
+		bLo, bHi := bPtr[k], bPtr[k+1]
+		rowCols, rowVals := bCols[bLo:bHi], bVals[bLo:bHi]
+		rowVals = rowVals[:len(rowCols)]
+		for q, j := range rowCols {
+			prod := av * rowVals[q]
+			w, bit := uint64(j)>>6, uint64(1)<<(j&63)
 			if seen[w]&bit == 0 {
 				seen[w] |= bit
 				words[w>>6] |= 1 << (w & 63)
 				sums[j] = zero + prod // sums start at +0
-				part.cols = append(part.cols, j)
+				cols[n] = j
+				n++
 			} else {
 				sums[j] += prod
 			}
 		}
 	}
-	cols := part.cols[start:]
-	if len(cols) == 0 {
-		return part
+	cols, vals = cols[:n], vals[:n]
+	if n == 0 {
+		return 0
 	}
 	// Emit the columns in order from the bitmaps when the second level has
 	// few words per entry (wide, very sparse results may not), else sort
 	// the list of columns reached.
-	if len(words) <= 8*len(cols) {
-		// The bitmap holds exactly len(cols) bits: overwrite the list.
-		n := 0
+	if len(words) <= 8*n {
+		// The bitmap holds exactly n bits: overwrite the list.
+		x := 0
 		for s := range words {
 			for ws := words[s]; ws != 0; ws &= ws - 1 {
-				w := int64(s<<6 + mathbits.TrailingZeros64(ws))
+				w := s<<6 + mathbits.TrailingZeros64(ws)
 				bits := seen[w]
 				seen[w] = 0
 				for ; bits != 0; bits &= bits - 1 {
-					cols[n] = w<<6 + int64(mathbits.TrailingZeros64(bits))
-					n++
+					cols[x] = int64(w<<6 + mathbits.TrailingZeros64(bits))
+					x++
 				}
 			}
 			words[s] = 0
@@ -185,13 +226,10 @@ func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spg
 			words[j>>12] = 0
 		}
 	}
-	n := len(part.vals)
-	part.vals = slices.Grow(part.vals, len(cols))[:n+len(cols)]
-	vals := part.vals[n:]
 	for x, j := range cols {
 		vals[x] = sums[j]
 	}
-	return part
+	return n
 }
 
 // sortingAccumulator sums one output row at a time by listing its
