@@ -171,11 +171,34 @@ func getDenseAccumulator[T Number](cols int) *denseAccumulator[T] {
 // returns its entry count. Both slices must have room for the row's
 // products.
 func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, cols []int64, vals []T) int {
+	// Read the columns in order from the bitmaps when the second level has
+	// few words per product (wide, very sparse results may not); else list
+	// the columns reached and sort them.
+	if len(acc.words) <= 8*len(cols) {
+		acc.scatter(a, b, i, nil)
+		return acc.gather(cols, vals)
+	}
+	n := acc.scatter(a, b, i, cols)
+	cols, vals = cols[:n], vals[:n]
+	slices.Sort(cols)
+	for x, j := range cols {
+		vals[x] = acc.sums[j]
+		acc.seen[j>>6] = 0
+		acc.words[j>>12] = 0
+	}
+	return n
+}
+
+// scatter adds the products of row i of a·b into the accumulator and
+// returns how many columns it reached; when list is not nil, it also
+// stores those columns in list in the order reached.
+func (acc *denseAccumulator[T]) scatter(a, b *CSR[T], i int, list []int64) int {
 	sums, seen, words := acc.sums, acc.seen, acc.words
 	bPtr, bCols, bVals := b.RowPtr, b.ColIdx, b.Values
 	aLo, aHi := a.RowPtr[i], a.RowPtr[i+1]
 	aCols, aVals := a.ColIdx[aLo:aHi], a.Values[aLo:aHi]
 	aVals = aVals[:len(aCols)]
+	listing := list != nil
 	var zero T
 	n := 0
 	for p, k := range aCols {
@@ -190,46 +213,38 @@ func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, cols []int64, vals []T)
 				seen[w] |= bit
 				words[w>>6] |= 1 << (w & 63)
 				sums[j] = zero + prod // sums start at +0
-				cols[n] = j
+				if listing {
+					list[n] = j
+				}
 				n++
 			} else {
 				sums[j] += prod
 			}
 		}
 	}
-	cols, vals = cols[:n], vals[:n]
-	if n == 0 {
-		return 0
-	}
-	// Emit the columns in order from the bitmaps when the second level has
-	// few words per entry (wide, very sparse results may not), else sort
-	// the list of columns reached.
-	if len(words) <= 8*n {
-		// The bitmap holds exactly n bits: overwrite the list.
-		x := 0
-		for s := range words {
-			for ws := words[s]; ws != 0; ws &= ws - 1 {
-				w := s<<6 + mathbits.TrailingZeros64(ws)
-				bits := seen[w]
-				seen[w] = 0
-				for ; bits != 0; bits &= bits - 1 {
-					cols[x] = int64(w<<6 + mathbits.TrailingZeros64(bits))
-					x++
-				}
-			}
-			words[s] = 0
-		}
-	} else {
-		slices.Sort(cols)
-		for _, j := range cols {
-			seen[j>>6] = 0
-			words[j>>12] = 0
-		}
-	}
-	for x, j := range cols {
-		vals[x] = sums[j]
-	}
 	return n
+}
+
+// gather writes the columns the bitmaps flag, ascending, to cols and their
+// sums to vals, clears the bitmaps and returns the count.
+func (acc *denseAccumulator[T]) gather(cols []int64, vals []T) int {
+	sums, seen, words := acc.sums, acc.seen, acc.words
+	vals = vals[:len(cols)]
+	x := 0
+	for s, ws := range words {
+		for ; ws != 0; ws &= ws - 1 {
+			w := s<<6 + mathbits.TrailingZeros64(ws)
+			bits := seen[w]
+			seen[w] = 0
+			for ; bits != 0; bits &= bits - 1 {
+				j := w<<6 + mathbits.TrailingZeros64(bits)
+				cols[x], vals[x] = int64(j), sums[j]
+				x++
+			}
+		}
+		words[s] = 0
+	}
+	return x
 }
 
 // sortingAccumulator sums one output row at a time by listing its
