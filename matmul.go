@@ -689,12 +689,12 @@ var poisonProductTensors = false
 
 // newProductTensor returns a new contiguous tensor of dtype dt and shape s
 // whose elements are NOT initialised, for a product (or a conversion) to
-// overwrite. Go's make
-// clears memory before it can be used, a full pass over the result that
-// costs as much as writing the result itself when the product is cheap
-// next to its size (batches of small matrices, tall-skinny products), and
-// is wasted: every kernel here writes each element of its output without
-// reading it first (package gemm and package blocked document this).
+// overwrite. Go's make clears memory before it can be used, a full pass
+// over the result that costs as much as writing the result itself when the
+// product is cheap next to its size (batches of small matrices,
+// tall-skinny products), and is wasted: every kernel here writes each
+// element of its output without reading it first (package gemm and package
+// blocked document this), and so does copyInto.
 //
 // The memory may hold bytes of objects the program no longer uses; they
 // are overwritten before the tensor is returned to the caller.

@@ -681,6 +681,52 @@ func TestMatmulInto(t *testing.T) {
 	})
 }
 
+// TestMatmulUnclearedResults checks that results written over uncleared
+// storage are bit for bit those written over zeroed storage, on every path
+// that takes a fresh tensor (products, widened and converted operands,
+// half-precision accumulators, aliased into-forms, K = 0).
+func TestMatmulUnclearedResults(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	for _, tc := range []struct {
+		da, db dtype.DType
+		as, bs []int
+	}{
+		{Float32, Float32, []int{7, 9}, []int{9, 5}},
+		{Float64, Int32, []int{3, 4, 6}, []int{6}},
+		{Int8, Int8, []int{5, 6}, []int{2, 6, 3}},
+		{Float16, Float16, []int{4, 5}, []int{5, 4}},
+		{Complex64, Float32, []int{2, 3, 4}, []int{2, 4, 3}},
+		{Float32, Float32, []int{3, 0}, []int{0, 4}},
+	} {
+		a := mmView(rng, tc.da, tc.as, nil, mmGen(tc.da))
+		b := mmView(rng, tc.db, tc.bs, nil, mmGen(tc.db))
+		var results [2]*Tensor
+		for i, skip := range []bool{false, true} {
+			old := skipProductZeroing
+			skipProductZeroing, poisonProductTensors = skip, true
+			got, err := Matmul(a, b)
+			skipProductZeroing, poisonProductTensors = old, false
+			if err != nil {
+				t.Fatal(err)
+			}
+			results[i] = got
+		}
+		mmAssertSame(t, results[1], results[0])
+	}
+	// An into-form whose output aliases an operand goes through a temporary.
+	x := mmView(rng, Float64, []int{6, 6}, nil, mmGen(Float64))
+	want, err := Matmul(x, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	poisonProductTensors = true
+	defer func() { poisonProductTensors = false }()
+	if err := MatmulInto(x, x, x); err != nil {
+		t.Fatal(err)
+	}
+	mmAssertSame(t, x, want)
+}
+
 // TestMatmulBatchOffsetsReuse alternates batches of the same count but
 // different layouts, so that a pooled offset buffer filled for one layout
 // is handed to the other, and checks every result.
