@@ -68,8 +68,9 @@ func SpGEMM[T Number](a, b *CSR[T], threads int) *CSR[T] {
 		// Chunk t moves left onto the end of chunk t-1, so going in order
 		// never overwrites data still to be moved.
 		for t := 1; t < len(parts); t++ {
-			copy(cols[rowNnz[bounds[t]]:], parts[t].cols)
-			copy(vals[rowNnz[bounds[t]]:], parts[t].vals)
+			from, to, n := products[bounds[t]], rowNnz[bounds[t]], int64(len(parts[t].cols))
+			shiftLeft(cols, from, to, n, len(parts))
+			shiftLeft(vals, from, to, n, len(parts))
 		}
 		out.ColIdx, out.Values = cols[:nnz:nnz], vals[:nnz:nnz]
 	case len(parts) == 1:
@@ -83,6 +84,43 @@ func SpGEMM[T Number](a, b *CSR[T], threads int) *CSR[T] {
 	}
 	return out
 }
+
+// shiftLeft moves buf[from:from+n] to buf[to:to+n], to ≤ from, in up to
+// threads pieces at once. The pieces must not race: piece k writes over
+// the last from-to elements of piece k-1's source, so those are saved
+// first and piece k-1 takes them from the copy.
+func shiftLeft[E any](buf []E, from, to, n int64, threads int) {
+	d := from - to
+	pieces := max(1, min(int64(threads), n/minShiftPiece))
+	if d == 0 || pieces == 1 || n/pieces < d {
+		copy(buf[to:to+n], buf[from:from+n])
+		return
+	}
+	bounds := make([]int, pieces+1)
+	for k := range bounds {
+		bounds[k] = int(from + int64(k)*n/pieces)
+	}
+	// tails[k] holds the source elements of piece k that piece k+1
+	// overwrites.
+	tails := make([][]E, pieces-1)
+	for k := range tails {
+		end := int64(bounds[k+1])
+		tails[k] = slices.Clone(buf[end-d : end])
+	}
+	runChunks(bounds, func(k, lo, hi int) {
+		l, h := int64(lo), int64(hi)
+		if k == len(tails) {
+			copy(buf[l-d:h-d], buf[l:h])
+			return
+		}
+		copy(buf[l-d:h-2*d], buf[l:h-d])
+		copy(buf[h-2*d:h-d], tails[k])
+	})
+}
+
+// minShiftPiece is the number of elements below which a move is not
+// worth a goroutine. A variable so that tests can split small moves.
+var minShiftPiece int64 = 1 << 15
 
 // spgemmPart is the output of one chunk of rows, concatenated.
 type spgemmPart[T Number] struct {
