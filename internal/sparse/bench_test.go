@@ -5,9 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // The benchmarks reproduce the spmm/ and spgemm/ workloads of
@@ -111,15 +109,6 @@ func BenchmarkSpGEMM(b *testing.B) {
 			b.ReportMetric(float64(processCPU()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 		})
 	}
-}
-
-// processCPU returns the user and system CPU time the process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // Conversions the wiring runs on every COO operand and SciPy file.

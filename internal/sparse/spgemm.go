@@ -18,9 +18,11 @@ const denseAccumulatorMin = 1 << 16
 // sorted, duplicate-free CSR matrix. Either operand may be unsorted or
 // hold repeated columns. Row i of the result holds exactly the columns
 // reached by a product of stored entries, even where those products
-// cancel to zero; each element is +0 plus its products added in the order
-// of a's row i, then of b's row within it. Work is split over rows of a
-// by their number of products; threads ≤ 1 runs on the calling goroutine.
+// cancel to zero (as PyTorch keeps them; SciPy drops exact-zero sums);
+// each element is +0 plus its products added in the order of a's row i,
+// then of b's row within it, so results are identical for every thread
+// count. Work is split over rows of a by their number of products;
+// threads ≤ 1 runs on the calling goroutine.
 // Mismatched inner sizes panic: callers check them.
 func SpGEMM[T Number](a, b *CSR[T], threads int) *CSR[T] {
 	if a.Cols != b.Rows {
