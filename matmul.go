@@ -669,51 +669,27 @@ func outMatrixOf(c *Tensor, ms shape.MatmulShapes) blocked.Matrix[struct{}] {
 	return x
 }
 
-// mallocgc is the runtime's allocator. Package runtime keeps it reachable
-// through linkname with this signature for the widely used packages that
-// call it (go.dev/issue/67401). With a nil type it allocates memory the
-// garbage collector does not scan, and with needzero false it skips
-// clearing memory that is not already known to be zero.
-//
-//go:linkname mallocgc runtime.mallocgc
-func mallocgc(size uintptr, typ unsafe.Pointer, needzero bool) unsafe.Pointer
-
-// skipProductZeroing makes newProductTensor leave fresh storage uncleared;
-// off, it returns zeroed tensors like empty.
-var skipProductZeroing = true
-
-// poisonProductTensors makes newProductTensor fill the storage it leaves
-// uncleared with all-ones bytes (NaN, -1), so that tests see any element a
-// kernel fails to write.
+// poisonProductTensors makes newProductTensor fill the tensors it returns
+// with all-ones bytes (NaN, -1), so that tests see any element a kernel
+// fails to write.
 var poisonProductTensors = false
 
 // newProductTensor returns a new contiguous tensor of dtype dt and shape s
-// whose elements are NOT initialised, for a product (or a conversion) to
-// overwrite. Go's make clears memory before it can be used, a full pass
-// over the result that costs as much as writing the result itself when the
-// product is cheap next to its size (batches of small matrices,
-// tall-skinny products), and is wasted: every kernel here writes each
-// element of its output without reading it first (package gemm and package
-// blocked document this), and so does copyInto.
+// for a product (or a conversion) to overwrite completely: every kernel
+// here writes each element of its output without reading it first
+// (package gemm and package blocked document this), and so does copyInto.
 //
-// The memory may hold bytes of objects the program no longer uses; they
-// are overwritten before the tensor is returned to the caller.
+// Its memory is cleared like any Go allocation. Skipping that pass through
+// the runtime's internal allocator was tried and measured: within noise
+// end to end, so not worth depending on runtime internals.
 func newProductTensor(dt dtype.DType, s []int) (*Tensor, error) {
-	n, err := shape.Size(s)
-	if err != nil {
-		return nil, err
+	t, err := empty(dt, s)
+	if err != nil || !poisonProductTensors || t.n == 0 {
+		return t, err
 	}
-	if !skipProductZeroing || n == 0 || n > maxBytes/dt.Size() {
-		return empty(dt, s) // and empty reports the size error
+	words := unsafe.Slice((*uint64)(t.storage), (t.n*dt.Size()+7)/8)
+	for i := range words {
+		words[i] = math.MaxUint64
 	}
-	bytes := (n*dt.Size() + 7) &^ 7 // whole words, like alloc
-	p := mallocgc(uintptr(bytes), nil, false)
-	if poisonProductTensors {
-		words := unsafe.Slice((*uint64)(p), bytes/8)
-		for i := range words {
-			words[i] = math.MaxUint64
-		}
-	}
-	own := append([]int(nil), s...)
-	return &Tensor{dtype: dt, shape: own, strides: shape.ContiguousStrides(own), storage: p, n: n}, nil
+	return t, nil
 }

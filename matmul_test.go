@@ -681,11 +681,12 @@ func TestMatmulInto(t *testing.T) {
 	})
 }
 
-// TestMatmulUnclearedResults checks that results written over uncleared
-// storage are bit for bit those written over zeroed storage, on every path
-// that takes a fresh tensor (products, widened and converted operands,
-// half-precision accumulators, aliased into-forms, K = 0).
-func TestMatmulUnclearedResults(t *testing.T) {
+// TestMatmulOverwritesFreshResults checks that results written over
+// poisoned storage are bit for bit those written over zeroed storage, on
+// every path that takes a fresh tensor (products, widened and converted
+// operands, half-precision accumulators, aliased into-forms, K = 0): every
+// kernel writes every element it owns.
+func TestMatmulOverwritesFreshResults(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	for _, tc := range []struct {
 		da, db dtype.DType
@@ -701,11 +702,10 @@ func TestMatmulUnclearedResults(t *testing.T) {
 		a := mmView(rng, tc.da, tc.as, nil, mmGen(tc.da))
 		b := mmView(rng, tc.db, tc.bs, nil, mmGen(tc.db))
 		var results [2]*Tensor
-		for i, skip := range []bool{false, true} {
-			old := skipProductZeroing
-			skipProductZeroing, poisonProductTensors = skip, true
+		for i, poison := range []bool{false, true} {
+			poisonProductTensors = poison
 			got, err := Matmul(a, b)
-			skipProductZeroing, poisonProductTensors = old, false
+			poisonProductTensors = false
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -763,6 +763,9 @@ func TestMatmulBatchOffsetsReuse(t *testing.T) {
 func TestMatmulIntoAllocs(t *testing.T) {
 	if mmRaceEnabled {
 		t.Skip("allocation counts vary under the race detector")
+	}
+	if !useFastMatmul {
+		t.Skip("the allocation bound is the fast path's; -slowpaths switched it off")
 	}
 	for _, tc := range []struct {
 		dt     dtype.DType
