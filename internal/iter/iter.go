@@ -10,8 +10,20 @@
 //     contiguous tensor, whatever its shape, is a single run.
 //
 // Broadcast operands simply carry stride 0; a reduction is an operation
-// whose output operand has stride 0 along the reduced dimensions. Element-
-// wise operations, reductions, casts and copies all run on this engine.
+// whose output operand has stride 0 along the reduced dimensions.
+// Element-wise operations, reductions, casts and copies all run on this
+// engine.
+//
+// A plan is walked in one of three ways:
+//
+//   - Run and RunRange visit runs in order (disjoint ranges may run on
+//     different goroutines), allocating nothing;
+//   - RunChunk visits chunks of a size fixed by the plan alone, whatever
+//     the number of goroutines, so reductions can combine per-chunk
+//     results in a reproducible order; it allocates nothing either;
+//   - Execute shares an element-wise operation between goroutines, and
+//     walks inputs that are read against the output's memory order (a
+//     transposed operand) in 2-D tiles gathered into contiguous buffers.
 //
 // Strides here are in bytes, so operands of different dtypes mix freely.
 package iter
