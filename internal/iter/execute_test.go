@@ -218,3 +218,15 @@ func TestWalksAllocateNothing(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRunRangeShortRuns walks 64K runs of 16 elements with a kernel
+// that does nothing: the cost of the walk itself, per run.
+func BenchmarkRunRangeShortRuns(b *testing.B) {
+	p := NewPlan([]int{256, 256, 16}, []int{0, 64, 0}, []int{16 * 256 * 8, 8, 256 * 8})
+	buf := make([]byte, 1<<20)
+	bases := []unsafe.Pointer{unsafe.Pointer(&buf[0]), unsafe.Pointer(&buf[0])}
+	for b.Loop() {
+		p.RunRange(bases, 0, p.Runs(), nop)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*p.Runs()), "ns/run")
+}
