@@ -61,12 +61,22 @@ func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
 	j.parallel(opt.threads())
 }
 
+// zeroOffset is the offsets of a batch of one matrix that starts at its
+// view's Off. The kernels only read it; sharing one saves an allocation per
+// small product.
+var zeroOffset = []int{0}
+
 // mulSmall runs a small kernel over rows of C split between goroutines.
+// One goroutine calls the kernel directly: a closure handed to split would
+// escape, and its allocation costs as much as an 8×8 product.
 func mulSmall[T Elem](small smallKernel[T], m, n, k int, a, b, c Matrix[T], threads int) {
-	zero := []int{0}
 	threads = max(1, min(threads, m*n*k/minFlopsPerThread))
+	if threads == 1 {
+		small(m, n, k, a, b, c, zeroOffset, zeroOffset, zeroOffset)
+		return
+	}
 	split(m, 1, threads, func(i0, i1 int) {
-		small(i1-i0, n, k, a.shift(i0, 0), b, c.shift(i0, 0), zero, zero, zero)
+		small(i1-i0, n, k, a.shift(i0, 0), b, c.shift(i0, 0), zeroOffset, zeroOffset, zeroOffset)
 	})
 }
 
@@ -80,10 +90,18 @@ func (j *job[T]) parallel(threads int) {
 		j.runPooled(0, j.m, 0, j.n)
 		return
 	}
-	if j.n >= j.m {
-		split(j.n, j.kern.nr, threads, func(j0, j1 int) { j.runPooled(0, j.m, j0, j1) })
+	j.split(threads)
+}
+
+// split computes C's rectangles on threads goroutines. The closures capture
+// a copy of the job, so that only this (multi-goroutine) path moves a job
+// to the heap and a one-goroutine product allocates nothing.
+func (j *job[T]) split(threads int) {
+	jc := *j
+	if jc.n >= jc.m {
+		split(jc.n, jc.kern.nr, threads, func(j0, j1 int) { jc.runPooled(0, jc.m, j0, j1) })
 	} else {
-		split(j.m, j.kern.mr, threads, func(i0, i1 int) { j.runPooled(i0, i1, 0, j.n) })
+		split(jc.m, jc.kern.mr, threads, func(i0, i1 int) { jc.runPooled(i0, i1, 0, jc.n) })
 	}
 }
 

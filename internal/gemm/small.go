@@ -21,18 +21,31 @@ const tinyWork = 8 * 8 * 8
 func smallFor[T Elem](m, n, k int, b, c Matrix[T]) smallKernel[T] {
 	var z T
 	width := 0
-	var fast smallKernel[T]
+	var fast, twin any
 	switch any(z).(type) {
 	case float32:
-		width, fast = smallWidthF32, any(smallF32).(smallKernel[T])
+		width, fast, twin = smallWidthF32, smallF32, smallGoF32
 	case float64:
-		width, fast = smallWidthF64, any(smallF64).(smallKernel[T])
+		width, fast, twin = smallWidthF64, smallF64, smallGoF64
+	case int32:
+		twin = smallGoI32
+	case int64:
+		twin = smallGoI64
 	}
 	if n <= width && b.CS == 1 && c.CS == 1 {
-		return fast
+		return fast.(smallKernel[T])
 	}
 	if m*n*k <= tinyWork {
-		return smallGo[T]
+		return twin.(smallKernel[T])
 	}
 	return nil
 }
+
+// The Go twins as values of smallKernel: naming smallGo[T] inside generic
+// code makes a closure (it carries the type's dictionary) on every call.
+var (
+	smallGoF32 smallKernel[float32] = smallGo[float32]
+	smallGoF64 smallKernel[float64] = smallGo[float64]
+	smallGoI32 smallKernel[int32]   = smallGo[int32]
+	smallGoI64 smallKernel[int64]   = smallGo[int64]
+)
