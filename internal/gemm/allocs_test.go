@@ -33,3 +33,26 @@ func TestMulAllocs(t *testing.T) {
 		})
 	}
 }
+
+// TestMulBatchStridedAllocs checks that a one-goroutine strided batch
+// allocates nothing on the small-kernel path, the packed path and the
+// one-tall-product path.
+func TestMulBatchStridedAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	one := Options{Threads: 1}
+	for _, s := range [][5]int{{1000, 8, 8, 8, 1}, {200, 3, 5, 2, 1}, {4, 48, 40, 64, 1}, {4, 48, 40, 64, 0}} {
+		batch, m, n, k := s[0], s[1], s[2], s[3]
+		bs := s[4] * k * n // 0: B shared, one tall product
+		a := Matrix[float32]{make([]float32, batch*m*k), 0, k, 1}
+		b := Matrix[float32]{make([]float32, batch*k*n), 0, n, 1}
+		c := Matrix[float32]{make([]float32, batch*m*n), 0, n, 1}
+		// Warm the pools up outside the measurement.
+		MulBatchStrided(batch, m, n, k, a, b, c, m*k, bs, m*n, one)
+		allocs := testing.AllocsPerRun(20, func() { MulBatchStrided(batch, m, n, k, a, b, c, m*k, bs, m*n, one) })
+		if allocs != 0 {
+			t.Errorf("MulBatchStrided(%v) allocates %v times per call, want 0", s, allocs)
+		}
+	}
+}

@@ -107,6 +107,29 @@ func BenchmarkMulBatch(b *testing.B) {
 	}
 }
 
+// benchBatchStrided is benchBatch through MulBatchStrided.
+func benchBatchStrided(b *testing.B, batch, m, n, k int, shareB bool, threads int) {
+	a := Matrix[float32]{ones[float32](batch * m * k), 0, k, 1}
+	bb := Matrix[float32]{ones[float32](batch * k * n), 0, n, 1}
+	c := Matrix[float32]{make([]float32, batch*m*n), 0, n, 1}
+	bStride := k * n
+	if shareB {
+		bStride = 0
+	}
+	cpu := cpuSeconds()
+	for b.Loop() {
+		MulBatchStrided(batch, m, n, k, a, bb, c, m*k, bStride, m*n, Options{Threads: threads})
+	}
+	reportFlops(b, 2*float64(batch*m*n*k), cpu)
+}
+
+func BenchmarkMulBatchStrided(b *testing.B) {
+	for _, th := range []int{1, 2} {
+		b.Run(fmt.Sprintf("f32/16384x8x8/t%d", th), func(b *testing.B) { benchBatchStrided(b, 16384, 8, 8, 8, false, th) })
+		b.Run(fmt.Sprintf("f32/512x64x64@512x64x64/t%d", th), func(b *testing.B) { benchBatchStrided(b, 512, 64, 64, 64, false, th) })
+	}
+}
+
 // BenchmarkMulComplex reports complex GFLOP/s counting 8 real flops per
 // complex multiply-add, as NumPy's figures do.
 func BenchmarkMulComplex(b *testing.B) {
