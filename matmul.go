@@ -364,6 +364,11 @@ type batchLayout struct {
 	a, b, c             blocked.Matrix[struct{}] // offsets and strides only
 	aOffs, bOffs, cOffs []int
 	pooled              *batchOffsets // the buffer behind the offsets, for release
+
+	// strided, set only by stridedLayout, replaces the offsets: product i
+	// is at i·aStride, i·bStride and i·cStride.
+	strided                   bool
+	aStride, bStride, cStride int
 }
 
 // singleOffset is the offsets of a single product, which never change: the
@@ -449,6 +454,19 @@ func view[T any](v blocked.Matrix[struct{}], t *Tensor) blocked.Matrix[T] {
 // come from offsetPool: the caller releases the layout once its kernels
 // have returned.
 func (p *matmulPlan) layout(a, b, c *Tensor) batchLayout {
+	return p.layoutFor(a, b, c, false)
+}
+
+// stridedLayout is layout for a caller that takes strided batches: a batch
+// whose dimensions merge into one (contiguous batches, a broadcast operand:
+// the usual cases) is described by one stride per operand instead of
+// offsets, which would cost three ints per product to write and to read.
+func (p *matmulPlan) stridedLayout(a, b, c *Tensor) batchLayout {
+	return p.layoutFor(a, b, c, true)
+}
+
+// layoutFor is layout, or stridedLayout when strided is set.
+func (p *matmulPlan) layoutFor(a, b, c *Tensor, strided bool) batchLayout {
 	ms := p.shapes
 	l := batchLayout{m: ms.M, n: ms.N, k: ms.K, count: 1,
 		a: matrixOf(a, ms.AVector, false), b: matrixOf(b, ms.BVector, true), c: outMatrixOf(c, ms)}
@@ -463,6 +481,11 @@ func (p *matmulPlan) layout(a, b, c *Tensor) batchLayout {
 	}
 	if l.count == 1 {
 		l.aOffs, l.bOffs, l.cOffs = singleOffset, singleOffset, singleOffset
+		return l
+	}
+	if strided && len(bs) == 1 {
+		l.strided = true
+		l.aStride, l.bStride, l.cStride = bs[0].a, bs[0].b, bs[0].c
 		return l
 	}
 	l.pooled, _ = offsetPool.Get().(*batchOffsets)
@@ -494,15 +517,23 @@ func mulReal[T gemm.Elem](p *matmulPlan, a, b, c *Tensor) {
 		mulPlain[T](p, a, b, c, blockedMul[T])
 		return
 	}
-	l := p.layout(a, b, c)
+	l := p.stridedLayout(a, b, c)
 	x, y, z := gemm.Matrix[T](view[T](l.a, a)), gemm.Matrix[T](view[T](l.b, b)), gemm.Matrix[T](view[T](l.c, c))
-	opt := gemm.Options{TF32: p.tf32}
-	if l.count == 1 {
+	gemmMul(&l, x, y, z, gemm.Options{TF32: p.tf32})
+	l.release()
+}
+
+// gemmMul computes the products of the layout with package gemm's real
+// kernels over the operand views x, y and z.
+func gemmMul[T gemm.Elem](l *batchLayout, x, y, z gemm.Matrix[T], opt gemm.Options) {
+	switch {
+	case l.count == 1:
 		gemm.Mul(l.m, l.n, l.k, x, y, z, opt)
-	} else {
+	case l.strided:
+		gemm.MulBatchStrided(l.count, l.m, l.n, l.k, x, y, z, l.aStride, l.bStride, l.cStride, opt)
+	default:
 		gemm.MulBatch(l.count, l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, opt)
 	}
-	l.release()
 }
 
 // mulComplex computes the complex product of a and b into c: the fast

@@ -822,7 +822,7 @@ func mmGEMMAllocs(t *testing.T, a, b, out *Tensor) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := p.layout(a, b, out)
+	l := p.stridedLayout(a, b, out)
 	switch p.dtype {
 	case Float32:
 		return mmGEMMAllocsOf[float32](&l, a, b, out)
@@ -836,12 +836,7 @@ func mmGEMMAllocs(t *testing.T, a, b, out *Tensor) float64 {
 
 func mmGEMMAllocsOf[T gemm.Elem](l *batchLayout, a, b, c *Tensor) float64 {
 	x, y, z := gemm.Matrix[T](view[T](l.a, a)), gemm.Matrix[T](view[T](l.b, b)), gemm.Matrix[T](view[T](l.c, c))
-	if l.count == 1 {
-		return testing.AllocsPerRun(50, func() { gemm.Mul(l.m, l.n, l.k, x, y, z, gemm.Options{}) })
-	}
-	return testing.AllocsPerRun(50, func() {
-		gemm.MulBatch(l.count, l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, gemm.Options{})
-	})
+	return testing.AllocsPerRun(50, func() { gemmMul(l, x, y, z, gemm.Options{}) })
 }
 
 // mmGuardedView returns a view of shape s in a random layout (stepped,
@@ -1194,7 +1189,7 @@ func BenchmarkMatmulGEMM(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			l := p.layout(x, y, out)
+			l := p.stridedLayout(x, y, out)
 			switch w.dt {
 			case Float32:
 				mmBenchGEMM[float32](b, &l, x, y, out)
@@ -1213,11 +1208,7 @@ func BenchmarkMatmulGEMM(b *testing.B) {
 func mmBenchGEMM[T gemm.Elem](b *testing.B, l *batchLayout, x, y, out *Tensor) {
 	a, bb, c := gemm.Matrix[T](view[T](l.a, x)), gemm.Matrix[T](view[T](l.b, y)), gemm.Matrix[T](view[T](l.c, out))
 	for b.Loop() {
-		if l.count == 1 {
-			gemm.Mul(l.m, l.n, l.k, a, bb, c, gemm.Options{})
-		} else {
-			gemm.MulBatch(l.count, l.m, l.n, l.k, a, bb, c, l.aOffs, l.bOffs, l.cOffs, gemm.Options{})
-		}
+		gemmMul(l, a, bb, c, gemm.Options{})
 	}
 }
 
