@@ -119,3 +119,20 @@ func BenchmarkProdI8(b *testing.B)   { benchProd(b, int8(1), ProdI8) }
 func BenchmarkProdU16(b *testing.B)  { benchProd(b, uint16(1), ProdU16) }
 func BenchmarkProdF16(b *testing.B)  { benchProd(b, uint16(0x3c00), ProdF16) }
 func BenchmarkProdBF16(b *testing.B) { benchProd(b, uint16(0x3f80), ProdBF16) }
+
+// BenchmarkProdF64Run256 times the reduction of one short run, as in a
+// reduction over the inner axis of a 256×256×256 tensor, where the fold of
+// the lanes is a sizeable share of the work.
+func BenchmarkProdF64Run256(b *testing.B) {
+	defer func(saved prodKernels) { prodImpl = saved }(prodImpl)
+	a := filled(256, 1.0)
+	for _, v := range prodSets() {
+		b.Run(v.name, func(b *testing.B) {
+			prodImpl = v.kernels
+			b.SetBytes(8 * 256)
+			for b.Loop() {
+				ProdF64(a)
+			}
+		})
+	}
+}

@@ -151,6 +151,33 @@ func TestProdTwinOrder(t *testing.T) {
 	}
 }
 
+// TestProdF64Order checks ProdF64 against its canonical order, written out
+// independently: lane i%32, then the pairwise fold.
+func TestProdF64Order(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for _, n := range []int{0, 1, 31, 32, 33, 63, 64, 65, 256, 1000} {
+		a := make([]float64, n)
+		for i := range a {
+			a[i] = 0.5 + r.Float64()
+		}
+		var lane [32]float64
+		for j := range lane {
+			lane[j] = 1
+		}
+		for i, v := range a {
+			lane[i%32] *= v
+		}
+		for width := 32; width > 1; width /= 2 {
+			for j := 0; j < width/2; j++ {
+				lane[j] *= lane[j+width/2]
+			}
+		}
+		if got := ProdF64(a); got != lane[0] {
+			t.Errorf("n=%d: ProdF64 = %v, canonical order gives %v", n, got, lane[0])
+		}
+	}
+}
+
 // TestProdNaive compares every reduction with a plain loop: integers
 // exactly, floats within the rounding error of n products of a float64
 // reference.
