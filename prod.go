@@ -262,7 +262,7 @@ func prodBlocked(x *Tensor, accType DType, n, r, blocks int, bases []unsafe.Poin
 	size := accType.Size()
 	partials, _ := empty(accType, []int{blocks - 1, n})
 	ewise.FillOne(accType, partials.storage, (blocks-1)*n)
-	kernel := ewise.Prod(x.dtype)
+	kernel, rows := ewise.Prod(x.dtype), ewise.ProdRows(x.dtype)
 	step := (x.shape[r] + blocks - 1) / blocks
 	iter.Parallel(blocks, iter.Workers(x.Size()), func(lo, hi int) {
 		for k := lo; k < hi; k++ {
@@ -274,7 +274,13 @@ func prodBlocked(x *Tensor, accType DType, n, r, blocks int, bases []unsafe.Poin
 				acc = unsafe.Add(partials.storage, (k-1)*n*size)
 			}
 			p := iter.NewPlan(sub, accStrides, xStrides)
-			p.Run([]unsafe.Pointer{acc, unsafe.Add(bases[1], first*xStrides[r])}, kernel)
+			xb := unsafe.Add(bases[1], first*xStrides[r])
+			if rows != nil && rowsOfAccumulators(p, size) {
+				shape, rowStride := p.Shape(), p.Strides(1)[0]
+				rows(acc, xb, shape[1], shape[0], rowStride)
+				continue
+			}
+			p.Run([]unsafe.Pointer{acc, xb}, kernel)
 		}
 	})
 	combine := ewise.Prod(accType)
@@ -282,6 +288,16 @@ func prodBlocked(x *Tensor, accType DType, n, r, blocks int, bases []unsafe.Poin
 		part := unsafe.Add(partials.storage, k*n*size)
 		combine([]unsafe.Pointer{bases[0], part}, []int{size, size}, n)
 	}
+}
+
+// rowsOfAccumulators reports whether plan p, over operands [acc, x] of
+// element size size, is rows of x multiplied into one contiguous row of
+// accumulators (a reduction over x's outer axis, as in a block of
+// prodBlocked), which an ewise.RowsKernel does several rows per pass.
+func rowsOfAccumulators(p *iter.Plan, size int) bool {
+	acc, x := p.Strides(0), p.Strides(1)
+	return len(p.Shape()) == 2 && acc[0] == 0 && acc[1] == size &&
+		x[1] == size && x[0] > 0 && x[0]%size == 0
 }
 
 // prodKept reduces x into several accumulators. With more than one

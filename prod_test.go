@@ -14,6 +14,7 @@ import (
 
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/cast"
+	"github.com/tensor-go/tensor/internal/ewise"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/shape"
 )
@@ -482,6 +483,51 @@ func TestProdLargeThreaded(t *testing.T) {
 			t.Errorf("prod of %v %v over %v: one and two threads differ", c.x.dtype, c.x.shape, c.mask)
 		}
 		mpCheckProd(t, results[1], c.x, c.mask)
+	}
+}
+
+// TestProdRowsPath covers the blocked outer reduction that multiplies
+// several rows per pass into the accumulators (ewise.ProdRows): blocks of
+// a few rows, accumulator rows around the vector edges, rows with a gap
+// between them (a column slice). The result must equal the row-by-row Go
+// loops bit for bit (same order), be the same with one and two threads,
+// and be near the naive reference.
+func TestProdRowsPath(t *testing.T) {
+	defer func(b int) { prodBlockElems = b }(prodBlockElems)
+	rng := rand.New(rand.NewPCG(31, 32))
+	for _, dt := range []DType{Float32, Float64} {
+		for _, c := range []struct{ rows, cols, keep, blockRows int }{
+			{700, 100, 100, 7},  // 2 threads: 70000 elements
+			{800, 103, 97, 9},   // a column slice: rows 103 apart, 97 kept
+			{33, 17, 17, 4},     // one masked vector
+			{30, 48, 33, 6},     // a partial vector after full ones
+			{2000, 40, 40, 128}, // long blocks, 2 threads
+		} {
+			full := mpRandom(rng, dt, c.rows, c.cols)
+			mpProdRandomTame(rng, full)
+			x := &Tensor{dtype: dt, shape: []int{c.rows, c.keep}, strides: []int{c.cols, 1}, storage: full.storage, n: full.n}
+			prodBlockElems = c.blockRows * c.keep
+			var results []*Tensor
+			for _, use := range []bool{true, false} {
+				for _, procs := range []int{1, 2} {
+					ewise.UseVec = use
+					old := runtime.GOMAXPROCS(procs)
+					got, err := Prod(x, Axis(0))
+					runtime.GOMAXPROCS(old)
+					ewise.UseVec = true
+					if err != nil {
+						t.Fatal(err)
+					}
+					results = append(results, got)
+				}
+			}
+			for i, r := range results[1:] {
+				if !mpBytesEqual(results[0], r) {
+					t.Errorf("%v %+v: result %d (vec, threads) differs from the four-row path with one thread", dt, c, i+1)
+				}
+			}
+			mpCheckProd(t, results[0], x, []bool{true, false})
+		}
 	}
 }
 

@@ -222,3 +222,38 @@ func fill[T any](p unsafe.Pointer, n int, v T) {
 		s[i] = v
 	}
 }
+
+// RowsKernel multiplies rows of x into a row of n contiguous accumulators,
+// one row after another, the rows rowStride bytes apart (rowStride > 0)
+// and each contiguous:
+//
+//	for r := range rows { for i := range n { acc[i] *= x[r][i] } }
+//
+// It computes what the Prod kernel computes run by run, in the same order,
+// so results are the same bit for bit; it only takes several rows per pass
+// over the accumulators.
+type RowsKernel func(acc, x unsafe.Pointer, n, rows, rowStride int)
+
+// ProdRows returns the RowsKernel for input dtype dt, or nil when dt has
+// none (or UseVec is off); the Prod kernel then handles one row at a time.
+func ProdRows(dt dtype.DType) RowsKernel {
+	if !UseVec {
+		return nil
+	}
+	switch dt {
+	case dtype.Float32:
+		return prodRows(vec.MulRowsF32)
+	case dtype.Float64:
+		return prodRows(vec.MulRowsF64)
+	}
+	return nil
+}
+
+// prodRows adapts a vec row kernel to raw pointers and a byte stride.
+func prodRows[T float32 | float64](mulRows func(acc, x []T, rows, stride int)) RowsKernel {
+	return func(acc, x unsafe.Pointer, n, rows, rowStride int) {
+		size := int(unsafe.Sizeof(*new(T)))
+		stride := rowStride / size
+		mulRows(run[T](acc, n), run[T](x, (rows-1)*stride+n), rows, stride)
+	}
+}
