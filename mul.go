@@ -212,7 +212,40 @@ func mulRun(out, a, b *Tensor, c DType) {
 	p := iter.NewPlan(out.shape, byteStrides(out, out.shape), byteStrides(a, out.shape), byteStrides(b, out.shape))
 	bases := []unsafe.Pointer{dataPointer(out), dataPointer(a), dataPointer(b)}
 	sizes := []int{out.dtype.Size(), a.dtype.Size(), b.dtype.Size()}
-	p.Execute(bases, sizes, iter.Workers(n), func() iter.Kernel { return ewise.MulPromoted(c, dts) })
+	newKernel := func() iter.Kernel { return ewise.MulPromoted(c, dts) }
+	if dts == [3]dtype.DType{c, c, c} && n*c.Size() >= streamOutputBytes &&
+		readsInOrder(a, out.shape) && readsInOrder(b, out.shape) {
+		newKernel = func() iter.Kernel { return ewise.MulStreaming(c) }
+	}
+	p.Execute(bases, sizes, iter.Workers(n), newKernel)
+}
+
+// streamOutputBytes is the output size from which a broadcast multiply
+// stores its output around the cache, run by run: the output is then far
+// larger than the caches and would be evicted before it is read again, and
+// streaming saves reading each line before writing it. The contiguous path
+// (mulFlat) needs no such choice: its runs are long enough for vec to see.
+// A variable so that tests can shrink it.
+var streamOutputBytes = 16 << 20
+
+// readsInOrder reports whether t, broadcast to shape to, is read in the
+// output's memory order: its strides, over the dimensions it does not
+// broadcast, do not grow from outer to inner. An input read against that
+// order (a transposed one) makes the engine walk in tiles, whose short
+// partial-line rows a streaming store would only slow.
+func readsInOrder(t *Tensor, to []int) bool {
+	prev := -1
+	for i, st := range byteStrides(t, to) {
+		st = max(st, -st)
+		if st == 0 || to[i] == 1 {
+			continue
+		}
+		if prev >= 0 && st > prev {
+			return false
+		}
+		prev = st
+	}
+	return true
 }
 
 // flat reports whether t, as an operand of an n-element contiguous

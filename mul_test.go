@@ -1091,3 +1091,45 @@ func BenchmarkMulIntoContig16MFloat32(b *testing.B) {
 		}
 	}
 }
+
+// TestMulStreamingBroadcast covers the broadcast multiplies whose output
+// is large enough to be stored around the cache (streamOutputBytes): a
+// row broadcast, an outer product and a transposed input (which is not
+// streamed) of float32 and float64, with one and two threads, against the
+// reference and against the plain Go loops (identical bits).
+func TestMulStreamingBroadcast(t *testing.T) {
+	defer func(b int) { streamOutputBytes = b }(streamOutputBytes)
+	streamOutputBytes = 256 << 10
+	rng := rand.New(rand.NewPCG(51, 52))
+	for _, dt := range []DType{Float32, Float64} {
+		rows := streamOutputBytes/dt.Size()/1030 + 1
+		big := mpRandom(rng, dt, rows, 1030)
+		cases := []struct{ a, b *Tensor }{
+			{big, mpRandom(rng, dt, 1030)},
+			{mpRandom(rng, dt, rows, 1), mpRandom(rng, dt, 1, 1030)},
+			{mpRandom(rng, dt, 1030, rows).Transpose(), mpRandom(rng, dt, 1030)},
+		}
+		for _, c := range cases {
+			var results []*Tensor
+			for _, use := range []bool{true, false} {
+				for _, procs := range []int{1, 2} {
+					ewise.UseVec = use
+					old := runtime.GOMAXPROCS(procs)
+					got, err := Mul(c.a, c.b)
+					runtime.GOMAXPROCS(old)
+					ewise.UseVec = true
+					if err != nil {
+						t.Fatal(err)
+					}
+					results = append(results, got)
+				}
+			}
+			for i, r := range results[1:] {
+				if !mpBytesEqual(results[0], r) {
+					t.Errorf("%v %v x %v: result %d (vec, threads) differs", dt, c.a.shape, c.b.shape, i+1)
+				}
+			}
+			mpCheckMul(t, results[0], c.a, c.b, dt)
+		}
+	}
+}

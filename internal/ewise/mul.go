@@ -168,3 +168,24 @@ func mulComplex128(ptrs []unsafe.Pointer, strides []int, n int) {
 		*at[complex128](d, i, sd) = cmul128(*at[complex128](a, i, sa), *at[complex128](b, i, sb))
 	}
 }
+
+// MulStreaming returns the multiply kernel for dtype dt (all three
+// operands of dtype dt) for an output too large for the caches: where vec
+// has Streaming kernels (float32, float64) it stores every contiguous run
+// of the output around the cache, however short, saving the read of each
+// output line before it is written. For other dtypes it is Mul(dt).
+func MulStreaming(dt dtype.DType) iter.Kernel {
+	switch dt {
+	case dtype.Float32:
+		return mulStreamingF32
+	case dtype.Float64:
+		return mulStreamingF64
+	}
+	return Mul(dt)
+}
+
+// The streaming kernels, built once so that looking one up never allocates.
+var (
+	mulStreamingF32 = mulReal(vec.MulF32Streaming, vec.MulScalarF32Streaming)
+	mulStreamingF64 = mulReal(vec.MulF64Streaming, vec.MulScalarF64Streaming)
+)

@@ -119,3 +119,39 @@ func MulScalarF16(dst, a []uint16, s float32) { mulImpl.scalarF16(dst, a[:len(ds
 //
 //	for i := range dst { dst[i] = f32ToBF16(bf16ToF32(a[i]) * s) }
 func MulScalarBF16(dst, a []uint16, s float32) { mulImpl.scalarBF16(dst, a[:len(dst)], s) }
+
+// The Streaming kernels compute what MulF32, MulF64, MulScalarF32 and
+// MulScalarF64 compute, but store dst around the cache from its first
+// 64-byte boundary on, whatever its length, where the others stream only
+// a dst of at least streamThreshold bytes. They are for one run of an
+// output too large for the caches, which the caller knows and a kernel
+// seeing one run of a few kilobytes cannot: streaming saves reading every
+// line of dst before writing it. Without AVX-512 they store normally.
+
+// MulF32Streaming computes, streaming dst,
+//
+//	for i := range dst { dst[i] = a[i] * b[i] }
+func MulF32Streaming(dst, a, b []float32) { streamImpl.f32(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulF64Streaming computes, streaming dst,
+//
+//	for i := range dst { dst[i] = a[i] * b[i] }
+func MulF64Streaming(dst, a, b []float64) { streamImpl.f64(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulScalarF32Streaming computes, streaming dst,
+//
+//	for i := range dst { dst[i] = a[i] * s }
+func MulScalarF32Streaming(dst, a []float32, s float32) { streamImpl.scalarF32(dst, a[:len(dst)], s) }
+
+// MulScalarF64Streaming computes, streaming dst,
+//
+//	for i := range dst { dst[i] = a[i] * s }
+func MulScalarF64Streaming(dst, a []float64, s float64) { streamImpl.scalarF64(dst, a[:len(dst)], s) }
+
+// streamKernels is one implementation of the Streaming kernels.
+type streamKernels struct {
+	f32       binary[float32]
+	f64       binary[float64]
+	scalarF32 scalar[float32, float32]
+	scalarF64 scalar[float64, float64]
+}

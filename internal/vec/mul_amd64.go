@@ -245,4 +245,50 @@ func init() {
 		mulAccelerated = append([]mulVariant{{"avx512", mulAVX512}}, mulAccelerated...)
 		mulImpl = mulAVX512
 	}
+	switch {
+	case cpufeat.AVX512:
+		streamImpl = streamAVX512
+	case cpufeat.AVX2FMA && cpufeat.F16C:
+		streamImpl = streamKernels{f32: mulAVX2.f32, f64: mulAVX2.f64, scalarF32: mulAVX2.scalarF32, scalarF64: mulAVX2.scalarF64}
+	}
+}
+
+// streamAVX512 streams dst from its first 64-byte boundary on, whatever
+// its length.
+var streamAVX512 = streamKernels{
+	f32:       alwaysStreamed(mulF32AVX512, mulF32StreamAVX512),
+	f64:       alwaysStreamed(mulF64AVX512, mulF64StreamAVX512),
+	scalarF32: alwaysStreamedScalar(mulScalarF32AVX512, mulScalarF32StreamAVX512),
+	scalarF64: alwaysStreamedScalar(mulScalarF64AVX512, mulScalarF64StreamAVX512),
+}
+
+// alignedSplit returns how many leading elements of dst come before its
+// first 64-byte boundary, where a streaming kernel can start.
+func alignedSplit[D any](dst []D) int {
+	size := int(unsafe.Sizeof(*new(D)))
+	addr := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
+	return min(int(-addr&63)/size, len(dst)) // Go aligns D to its size, a power of two
+}
+
+// alwaysStreamed runs body up to dst's first 64-byte boundary and stream
+// from there.
+func alwaysStreamed[D, A, B any](body, stream func(dst []D, a []A, b []B)) func(dst []D, a []A, b []B) {
+	return func(dst []D, a []A, b []B) {
+		head := alignedSplit(dst)
+		body(dst[:head], a[:head], b[:head])
+		if head < len(dst) {
+			stream(dst[head:], a[head:], b[head:])
+		}
+	}
+}
+
+// alwaysStreamedScalar is alwaysStreamed for the scalar kernels.
+func alwaysStreamedScalar[D, S any](body, stream func(dst, a []D, s S)) func(dst, a []D, s S) {
+	return func(dst, a []D, s S) {
+		head := alignedSplit(dst)
+		body(dst[:head], a[:head], s)
+		if head < len(dst) {
+			stream(dst[head:], a[head:], s)
+		}
+	}
 }

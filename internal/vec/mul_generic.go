@@ -91,3 +91,14 @@ func mulScalarBF16Go(dst, a []uint16, s float32) {
 		dst[i] = f32ToBF16(bf16ToF32(a[i]) * s)
 	}
 }
+
+// streamGo is the Go twin of the Streaming kernels (Go has no streaming
+// store; the values are the same).
+var streamGo = streamKernels{
+	f32: mulNumbers[float32], f64: mulNumbers[float64],
+	scalarF32: mulScalarNumbers[float32], scalarF64: mulScalarNumbers[float64],
+}
+
+// streamImpl is the Streaming kernel set in use; init in the architecture
+// file may replace it.
+var streamImpl = streamGo
