@@ -257,7 +257,8 @@ func prodBlocks(x *Tensor, mask []bool, n int) (r, blocks int) {
 // block k multiplies its part of x into a set of partial accumulators of
 // its own (block 0 into the result's), the blocks shared between
 // goroutines; then the partial sets are multiplied into the result in
-// block order.
+// block order. A block that is rows of x into one contiguous row of
+// accumulators goes to the dtype's ewise.RowsKernel where it has one.
 func prodBlocked(x *Tensor, accType DType, n, r, blocks int, bases []unsafe.Pointer, accStrides, xStrides []int) {
 	size := accType.Size()
 	partials, _ := empty(accType, []int{blocks - 1, n})

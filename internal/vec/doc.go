@@ -21,7 +21,9 @@
 // with non-temporal stores, which skip reading each destination line before
 // overwriting it (a quarter of the memory traffic) but leave dst out of
 // cache. Callers that split a large operation into runs see ordinary stores
-// per run, and keep the cache.
+// per run, and keep the cache, unless they call the Streaming kernels
+// (MulF32Streaming and kin), which stream whatever the length: for runs of
+// an output the caller knows to be larger than the caches.
 //
 // # Integer and half-precision types
 //
