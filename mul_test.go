@@ -1092,8 +1092,8 @@ func BenchmarkMulIntoContig16MFloat32(b *testing.B) {
 	}
 }
 
-// TestMulStreamingBroadcast covers the broadcast multiplies whose output
-// is large enough to be stored around the cache (streamOutputBytes): a
+// TestMulStreamingBroadcast covers the broadcast multiplies into a given
+// output large enough to be stored around the cache (streamOutputBytes): a
 // row broadcast, an outer product and a transposed input (which is not
 // streamed) of float32 and float64, with one and two threads, against the
 // reference and against the plain Go loops (identical bits).
@@ -1116,6 +1116,15 @@ func TestMulStreamingBroadcast(t *testing.T) {
 					ewise.UseVec = use
 					old := runtime.GOMAXPROCS(procs)
 					got, err := Mul(c.a, c.b)
+					if err == nil {
+						// Again into a given output (the streamed
+						// path), over bytes no product would leave.
+						b := unsafe.Slice((*byte)(got.storage), got.n*got.dtype.Size())
+						for i := range b {
+							b[i] = 0xa5
+						}
+						err = MulInto(got, c.a, c.b)
+					}
 					runtime.GOMAXPROCS(old)
 					ewise.UseVec = true
 					if err != nil {
