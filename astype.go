@@ -1,7 +1,6 @@
 package tensor
 
 import (
-	"slices"
 	"unsafe"
 
 	"github.com/tensor-go/tensor/internal/cast"
@@ -86,7 +85,7 @@ func copyInto(dst, src *Tensor) error {
 		})
 		return nil
 	}
-	plan := iter.NewPlan(dst.shape, stridesInBytes(dst), stridesInBytes(src))
+	plan := iter.NewPlan(dst.shape, byteStrides(dst, dst.shape), byteStrides(src, src.shape))
 	bases := []unsafe.Pointer{firstElement(dst), firstElement(src)}
 	sizes := []int{dst.dtype.Size(), src.dtype.Size()}
 	kernel := func(ptrs []unsafe.Pointer, strides []int, n int) {
@@ -110,14 +109,4 @@ func sameSteps(a, b *Tensor) bool {
 // firstElement returns the address of t's element at index (0, ..., 0).
 func firstElement(t *Tensor) unsafe.Pointer {
 	return unsafe.Add(t.storage, t.offset*t.dtype.Size())
-}
-
-// stridesInBytes returns t's strides in bytes, as the iteration engine and
-// the cast kernels take them.
-func stridesInBytes(t *Tensor) []int {
-	st := slices.Clone(t.strides)
-	for i := range st {
-		st[i] *= t.dtype.Size()
-	}
-	return st
 }

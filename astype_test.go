@@ -182,7 +182,8 @@ func TestAsTypeTiles(t *testing.T) {
 		}
 		for name, v := range views {
 			for _, dt := range []DType{st, Float32, Uint8, BFloat16} {
-				p := iter.NewPlan(v.shape, stridesInBytes(Must(empty(dt, v.shape))), stridesInBytes(v))
+				d := Must(empty(dt, v.shape))
+				p := iter.NewPlan(v.shape, byteStrides(d, d.shape), byteStrides(v, v.shape))
 				if !p.Tiled([]int{dt.Size(), st.Size()}) && name != "permuted" {
 					t.Errorf("%s: plan %v does not take the tiled walk", name, p.Shape())
 				}

@@ -123,11 +123,6 @@ func broadcastsTo(s, a, b []int) bool {
 	return true
 }
 
-// dataPointer returns the address of t's first element.
-func dataPointer(t *Tensor) unsafe.Pointer {
-	return unsafe.Add(t.storage, t.offset*t.dtype.Size())
-}
-
 // byteStrides returns t's strides in bytes as seen from shape to, which t
 // broadcasts to (checked by the caller).
 func byteStrides(t *Tensor, to []int) []int {
@@ -213,7 +208,7 @@ func mulRun(out, a, b *Tensor, c DType, given bool) {
 		return
 	}
 	p := iter.NewPlan(out.shape, byteStrides(out, out.shape), byteStrides(a, out.shape), byteStrides(b, out.shape))
-	bases := []unsafe.Pointer{dataPointer(out), dataPointer(a), dataPointer(b)}
+	bases := []unsafe.Pointer{firstElement(out), firstElement(a), firstElement(b)}
 	sizes := []int{out.dtype.Size(), a.dtype.Size(), b.dtype.Size()}
 	newKernel := func() iter.Kernel { return ewise.MulPromoted(c, dts) }
 	if given && dts == [3]dtype.DType{c, c, c} && n*c.Size() >= streamOutputBytes &&
@@ -273,7 +268,7 @@ func mulFlat(out, a, b *Tensor, c DType, dts [3]dtype.DType, n int) {
 		return t.dtype.Size()
 	}
 	args := runArgsPool.Get().(*runArgs)
-	args.ptrs = [3]unsafe.Pointer{dataPointer(out), dataPointer(a), dataPointer(b)}
+	args.ptrs = [3]unsafe.Pointer{firstElement(out), firstElement(a), firstElement(b)}
 	args.strides = [3]int{out.dtype.Size(), stride(a), stride(b)}
 	switch w := iter.Workers(n); {
 	case w > 1:

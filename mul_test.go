@@ -416,7 +416,7 @@ func mpFromFloat64s(dt DType, vs []float64) *Tensor {
 // mpFloatAt returns element i of a contiguous real tensor as float64.
 func mpFloatAt(t *Tensor, i int) float64 {
 	var f float64
-	cast.Run(unsafe.Pointer(&f), Float64, 0, unsafe.Add(dataPointer(t), i*t.dtype.Size()), t.dtype, 0, 1)
+	cast.Run(unsafe.Pointer(&f), Float64, 0, unsafe.Add(firstElement(t), i*t.dtype.Size()), t.dtype, 0, 1)
 	return f
 }
 
@@ -530,7 +530,7 @@ func TestMulBoolAndComplex(t *testing.T) {
 		mpCheckMul(t, got, ta, tb, dt)
 		for i, w := range want {
 			var z complex128
-			cast.Run(unsafe.Pointer(&z), Complex128, 0, unsafe.Add(dataPointer(got), i*dt.Size()), dt, 0, 1)
+			cast.Run(unsafe.Pointer(&z), Complex128, 0, unsafe.Add(firstElement(got), i*dt.Size()), dt, 0, 1)
 			if !mpSameComplex(z, w) {
 				t.Errorf("%v: %v × %v = %v, want %v (the plain formula)", dt, xs[i], ys[i], z, w)
 			}
@@ -704,7 +704,7 @@ func TestMulLargeThreaded(t *testing.T) {
 func mpBytesEqual(x, y *Tensor) bool {
 	nx, ny := x.Size()*x.dtype.Size(), y.Size()*y.dtype.Size()
 	return x.dtype == y.dtype && nx == ny &&
-		slices.Equal(unsafe.Slice((*byte)(dataPointer(x)), nx), unsafe.Slice((*byte)(dataPointer(y)), ny))
+		slices.Equal(unsafe.Slice((*byte)(firstElement(x)), nx), unsafe.Slice((*byte)(firstElement(y)), ny))
 }
 
 // mpPoolsDrop reports whether sync.Pool drops some of the items put back

@@ -151,7 +151,7 @@ func prodRun(out, x *Tensor, mask []bool) error {
 		}
 	}
 	n := acc.Size()
-	accBase := dataPointer(acc)
+	accBase := firstElement(acc)
 	if n > 0 {
 		ewise.FillOne(accType, accBase, n)
 	}
@@ -166,7 +166,7 @@ func prodRun(out, x *Tensor, mask []bool) error {
 			accStrides[i] *= accType.Size()
 		}
 		xStrides := byteStrides(x, x.shape)
-		bases := []unsafe.Pointer{accBase, dataPointer(x)}
+		bases := []unsafe.Pointer{accBase, firstElement(x)}
 		switch r, blocks := prodBlocks(x, mask, n); {
 		case n == 1:
 			prodAll(x, accType, bases, accStrides, xStrides)
