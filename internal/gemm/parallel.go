@@ -1,22 +1,180 @@
 package gemm
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
 
-// split runs f over [0, n) cut into at most parts ranges whose lengths are
-// multiples of unit (except the last), the first range on the calling
-// goroutine and the others on new ones, and returns when all are done.
-// Working on the caller's goroutine saves one hand-off, which matters for
-// products of a few tens of microseconds.
-func split(n, unit, parts int, f func(i0, i1 int)) {
+// Threading. A product is cut into more parts than goroutines, and the
+// goroutines claim parts from a shared counter until none are left, the
+// caller's goroutine among them. The parts never split K, so who computes
+// which part changes no bit of the result.
+//
+// The other goroutines are long-lived helpers that poll for work rather
+// than goroutines started (or woken) per call, because on this kind of
+// machine a readied goroutine typically starts running on the idle core
+// only after about 100 µs (measured: a goroutine started beside 100 µs of
+// work ran after the work had finished, on the caller's core; the runtime's
+// wake-up of the idle P is what is slow, an OS thread wakes in 3 µs), so a
+// 256³ product ran on one core. A helper that has just worked keeps polling
+// for the next task for helperSpin before it blocks, and a caller waiting
+// for the helpers' last parts polls too instead of blocking, so products
+// issued back to back start on every core at once and nothing has to be
+// woken. Claiming parts dynamically covers the rest: a helper that arrives
+// late (it was blocked, or another process has its core) only means that
+// the caller computes more of the parts itself; the caller never waits for a
+// part nobody has started.
+
+// helperSpin is how long an idle helper keeps polling for work before it
+// blocks: longer than the ~100 µs wake-up it saves, short enough that a
+// program that has stopped multiplying gets its cores back at once.
+const helperSpin = 200 * time.Microsecond
+
+// callerSpin is how long a caller polls for the helpers' last parts before
+// it blocks: a part of a product that is worth splitting takes tens of
+// microseconds to milliseconds, and blocking would make the next product
+// pay the wake-up again.
+const callerSpin = 2 * time.Millisecond
+
+// partsPerThread is how many parts split cuts a range into per goroutine:
+// enough that a goroutine that starts late or runs on a busy core hands
+// most of its share to the others, few enough that the per-part cost
+// (a closure call, a pooled workspace, re-reading the shared operand) stays
+// small.
+const partsPerThread = 4
+
+// task is one parallel loop: parts calls of f, claimed through next, by
+// the caller and at most helpers helpers.
+type task struct {
+	f       func(part int)
+	parts   int64
+	helpers int64
+	joined  atomic.Int64 // helpers that have joined
+	next    atomic.Int64 // next part to claim
+	done    atomic.Int64 // parts finished
+	fin     chan struct{}
+}
+
+// work claims and runs parts until none are left.
+func (t *task) work() {
+	for {
+		i := t.next.Add(1) - 1
+		if i >= t.parts {
+			return
+		}
+		t.f(int(i))
+		if t.done.Add(1) == t.parts {
+			close(t.fin)
+		}
+	}
+}
+
+// join runs parts of t on a helper, unless enough helpers have joined.
+func (t *task) join() {
+	if t.joined.Add(1) <= t.helpers {
+		t.work()
+	}
+}
+
+// helpers is the pool of helper goroutines. The task on offer is the one
+// they join; a helper that finds it after its parts are gone just finds
+// nothing to claim.
+var helpers struct {
+	offer    atomic.Pointer[task]
+	sleeping atomic.Int64  // helpers blocked (or about to block) on wake
+	wake     chan struct{} // tokens for blocked helpers
+	mu       sync.Mutex
+	started  int
+}
+
+// maxHelpers bounds the helper goroutines (and the wake tokens pending).
+const maxHelpers = 256
+
+func init() { helpers.wake = make(chan struct{}, maxHelpers) }
+
+// ensureHelpers starts helper goroutines until there are at least n.
+func ensureHelpers(n int) {
+	helpers.mu.Lock()
+	for helpers.started < min(n, maxHelpers) {
+		helpers.started++
+		go helperLoop()
+	}
+	helpers.mu.Unlock()
+}
+
+// helperLoop joins offered tasks forever: it polls for a new offer for
+// helperSpin after the last one, then blocks until a caller wakes it.
+func helperLoop() {
+	var last *task
+	for {
+		start := time.Now()
+		for time.Since(start) < helperSpin {
+			if t := helpers.offer.Load(); t != nil && t != last {
+				last = t
+				t.join()
+				start = time.Now()
+				continue
+			}
+			osYield()
+		}
+		// Announce the sleep before the last look at the offer: a caller
+		// that offers after that look sees the count and sends a token.
+		helpers.sleeping.Add(1)
+		if t := helpers.offer.Load(); t == nil || t == last {
+			<-helpers.wake
+		}
+		helpers.sleeping.Add(-1)
+	}
+}
+
+// parallelFor calls f(0), …, f(parts-1) on up to threads goroutines, the
+// caller's included, and returns when all calls have returned.
+func parallelFor(parts, threads int, f func(part int)) {
+	wanted := min(threads, parts) - 1
+	if wanted <= 0 {
+		for i := range parts {
+			f(i)
+		}
+		return
+	}
+	t := &task{f: f, parts: int64(parts), helpers: int64(wanted), fin: make(chan struct{})}
+	ensureHelpers(wanted)
+	helpers.offer.Store(t)
+	for range min(helpers.sleeping.Load(), int64(wanted)) {
+		select {
+		case helpers.wake <- struct{}{}:
+		default:
+		}
+	}
+	t.work()
+	// Parts claimed by helpers are still running, at most one per helper.
+	start := time.Now()
+	for t.done.Load() < t.parts && time.Since(start) < callerSpin {
+		osYield()
+	}
+	<-t.fin
+	// Drop the offer so that it does not keep the operands reachable.
+	helpers.offer.CompareAndSwap(t, nil)
+}
+
+// split runs f over [0, n) cut into ranges whose lengths are multiples of
+// unit (except the last), about partsPerThread of them per goroutine, on up
+// to threads goroutines, and returns when all are done.
+func split(n, unit, threads int, f func(i0, i1 int)) {
+	splitParts(n, unit, threads, threads*partsPerThread, f)
+}
+
+// splitParts is split with the number of ranges (at most parts) chosen by
+// the caller.
+func splitParts(n, unit, threads, parts int, f func(i0, i1 int)) {
 	step := roundUp(ceilDiv(n, max(parts, 1)), unit)
-	if step >= n {
+	if step >= n || threads <= 1 {
 		f(0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	for i0 := step; i0 < n; i0 += step {
-		wg.Go(func() { f(i0, min(i0+step, n)) })
-	}
-	f(0, step)
-	wg.Wait()
+	parallelFor(ceilDiv(n, step), threads, func(i int) {
+		i0 := i * step
+		f(i0, min(i0+step, n))
+	})
 }
