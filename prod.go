@@ -167,9 +167,12 @@ func prodRun(out, x *Tensor, mask []bool) error {
 		}
 		xStrides := byteStrides(x, x.shape)
 		bases := []unsafe.Pointer{accBase, firstElement(x)}
+		outer, m := prodOuterDims(x, mask, n)
 		switch r, blocks := prodBlocks(x, mask, n); {
 		case n == 1:
 			prodAll(x, accType, bases, accStrides, xStrides)
+		case outer != nil:
+			prodTwoStage(x, accType, n, m, mask, outer, bases, accStrides, xStrides)
 		case blocks > 1:
 			prodBlocked(x, accType, n, r, blocks, bases, accStrides, xStrides)
 		default:
@@ -253,42 +256,169 @@ func prodBlocks(x *Tensor, mask []bool, n int) (r, blocks int) {
 	return r, (x.shape[r] + step - 1) / step
 }
 
-// prodBlocked reduces x into n accumulators in blocks along dimension r:
-// block k multiplies its part of x into a set of partial accumulators of
-// its own (block 0 into the result's), the blocks shared between
-// goroutines; then the partial sets are multiplied into the result in
-// block order. A block that is rows of x into one contiguous row of
+// prodBlocked reduces x into n accumulators in blocks along dimension r
+// (see prodInBlocks). A block that is rows of x into one contiguous row of
 // accumulators goes to the dtype's ewise.RowsKernel where it has one.
 func prodBlocked(x *Tensor, accType DType, n, r, blocks int, bases []unsafe.Pointer, accStrides, xStrides []int) {
+	kernel, rows := ewise.Prod(x.dtype), ewise.ProdRows(x.dtype)
+	size := accType.Size()
+	prodInBlocks(x, accType, n, r, blocks, bases[0], iter.Workers(x.Size()), func(_ int, acc unsafe.Pointer, sub []int, xb unsafe.Pointer) {
+		prodRows(iter.NewPlan(sub, accStrides, xStrides), acc, xb, size, kernel, rows)
+	})
+}
+
+// prodRows runs plan p, over operands [acc, x], with kernel, or with rows
+// when it is not nil and p is rows of x into one row of accumulators.
+func prodRows(p *iter.Plan, acc, x unsafe.Pointer, size int, kernel iter.Kernel, rows ewise.RowsKernel) {
+	if rows != nil && rowsOfAccumulators(p, size) {
+		shape, rowStride := p.Shape(), p.Strides(1)[0]
+		rows(acc, x, shape[1], shape[0], rowStride)
+		return
+	}
+	p.Run([]unsafe.Pointer{acc, x}, kernel)
+}
+
+// prodInBlocks reduces x into the n accumulators at acc in blocks along
+// a reduced dimension r: block k multiplies its part of x into a set of
+// partial accumulators of its own (block 0 into acc itself), the blocks
+// shared between up to w goroutines; then the partial sets are multiplied
+// into acc in block order. block is called with the goroutine's number (in
+// [0, w)), the accumulators to multiply into, the block's shape (x's, with
+// r shortened) and its first element of x.
+func prodInBlocks(x *Tensor, accType DType, n, r, blocks int, acc unsafe.Pointer, w int,
+	block func(worker int, acc unsafe.Pointer, sub []int, xb unsafe.Pointer)) {
 	size := accType.Size()
 	partials, _ := empty(accType, []int{blocks - 1, n})
 	ewise.FillOne(accType, partials.storage, (blocks-1)*n)
-	kernel, rows := ewise.Prod(x.dtype), ewise.ProdRows(x.dtype)
 	step := (x.shape[r] + blocks - 1) / blocks
-	iter.Parallel(blocks, iter.Workers(x.Size()), func(lo, hi int) {
+	xr := x.strides[r] * x.dtype.Size()
+	iter.ParallelWorkers(blocks, w, func(worker, lo, hi int) {
+		sub := slices.Clone(x.shape)
 		for k := lo; k < hi; k++ {
 			first, last := k*step, min((k+1)*step, x.shape[r])
-			sub := slices.Clone(x.shape)
 			sub[r] = last - first
-			acc := bases[0]
+			a := acc
 			if k > 0 {
-				acc = unsafe.Add(partials.storage, (k-1)*n*size)
+				a = unsafe.Add(partials.storage, (k-1)*n*size)
 			}
-			p := iter.NewPlan(sub, accStrides, xStrides)
-			xb := unsafe.Add(bases[1], first*xStrides[r])
-			if rows != nil && rowsOfAccumulators(p, size) {
-				shape, rowStride := p.Shape(), p.Strides(1)[0]
-				rows(acc, xb, shape[1], shape[0], rowStride)
-				continue
-			}
-			p.Run([]unsafe.Pointer{acc, xb}, kernel)
+			block(worker, a, sub, unsafe.Add(firstElement(x), first*xr))
 		}
 	})
+	// Every accumulator multiplies in the partials in block order; the
+	// accumulators are shared out in cache-line multiples, so that many of
+	// them (a two-stage reduction's) do not leave one goroutine doing it.
 	combine := ewise.Prod(accType)
-	for k := range blocks - 1 {
-		part := unsafe.Add(partials.storage, k*n*size)
-		combine([]unsafe.Pointer{bases[0], part}, []int{size, size}, n)
+	const align = 64
+	iter.Parallel((n+align-1)/align, iter.Workers((blocks-1)*n), func(lo, hi int) {
+		lo, hi = lo*align, min(hi*align, n)
+		for k := range blocks - 1 {
+			part := unsafe.Add(partials.storage, (k*n+lo)*size)
+			combine([]unsafe.Pointer{unsafe.Add(acc, lo*size), part}, []int{size, size}, hi-lo)
+		}
+	})
+}
+
+// prodTwoStageMax bounds the intermediate accumulators of a two-stage
+// reduction, per goroutine: 64K elements, 512 KiB of float64, stay in the
+// L2 cache while they are multiplied into row after row.
+const prodTwoStageMax = 1 << 16
+
+// prodOuterDims decides whether a reduction into n > 1 accumulators is done
+// in two stages (see prodTwoStage), and returns the dimensions the first
+// stage reduces and the number of intermediate accumulators m, or nil. It
+// is when x's fastest-moving dimension is reduced, so that the direct walk
+// would reduce many runs of it one at a time, each into one accumulator;
+// some reduced dimensions lie outside every kept one in memory (these are
+// the first stage's); and m is at most prodTwoStageMax. Complex products
+// keep the direct walk, whose rule for an accumulator of exactly 1 (see
+// ewise.Prod) is stated per element of x.
+func prodOuterDims(x *Tensor, mask []bool, n int) (outer []bool, m int) {
+	if n < 2 || x.dtype.IsComplex() {
+		return nil, 0
 	}
+	stride := func(i int) int { return max(x.strides[i], -x.strides[i]) }
+	fastest, kept := -1, -1 // kept: the largest stride of a kept dimension
+	for i, d := range x.shape {
+		if d < 2 {
+			continue
+		}
+		if fastest < 0 || stride(i) < stride(fastest) {
+			fastest = i
+		}
+		if !mask[i] {
+			kept = max(kept, stride(i))
+		}
+	}
+	if fastest < 0 || !mask[fastest] {
+		return nil, 0
+	}
+	outer = make([]bool, len(mask))
+	m = x.Size()
+	for i, d := range x.shape {
+		if mask[i] && d >= 2 && stride(i) > kept {
+			outer[i] = true
+			m /= d
+		}
+	}
+	if m == x.Size() || m > prodTwoStageMax {
+		return nil, 0
+	}
+	return outer, m
+}
+
+// prodTwoStage reduces x into n accumulators in two stages, in blocks
+// along the outermost of the outer dimensions (see prodInBlocks). In each
+// block, stage one multiplies x into m intermediate accumulators, one per
+// element of x with the outer dimensions removed, laid out in x's memory
+// order: whole rows of x at a time into a cache-resident row, the way an
+// outer reduction goes (for 256×256×256 reduced over axes 0 and 2, each
+// 256×256 slab into one 256×256 row). Stage two reduces the intermediate
+// accumulators over the remaining dimensions into the block's
+// accumulators. The order of products depends on the shape alone.
+func prodTwoStage(x *Tensor, accType DType, n, m int, mask, outer []bool, bases []unsafe.Pointer, accStrides, xStrides []int) {
+	size := accType.Size()
+	r := -1 // the outermost outer dimension: blocks are slabs of memory
+	for i, o := range outer {
+		if o && (r < 0 || max(x.strides[i], -x.strides[i]) > max(x.strides[r], -x.strides[r])) {
+			r = i
+		}
+	}
+	per := x.Size() / x.shape[r]
+	step := max(1, prodBlockElems/per)
+	blocks := (x.shape[r] + step - 1) / step
+	// The intermediate accumulators' shape and byte strides, seen from
+	// x's dimensions: size 1 along the outer ones, contiguous in x's
+	// memory order along the others. midStrides is the first stage's view
+	// of them, stride 0 along the dimensions it reduces.
+	midShape, midStrides, toMid := slices.Clone(x.shape), make([]int, len(x.shape)), make([]int, len(x.shape))
+	order := make([]int, 0, len(x.shape))
+	for i := range x.shape {
+		if outer[i] {
+			midShape[i] = 1
+		}
+		order = append(order, i)
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return max(x.strides[b], -x.strides[b]) - max(x.strides[a], -x.strides[a])
+	})
+	for j, s := len(order)-1, size; j >= 0; j-- {
+		i := order[j]
+		midStrides[i] = s
+		if !outer[i] {
+			toMid[i] = s
+		}
+		s *= midShape[i]
+	}
+	w := min(iter.Workers(x.Size()), blocks)
+	mids, _ := empty(accType, []int{w, m})
+	kernel, rows, reduce := ewise.Prod(x.dtype), ewise.ProdRows(x.dtype), ewise.Prod(accType)
+	stage2 := iter.NewPlan(midShape, accStrides, midStrides)
+	prodInBlocks(x, accType, n, r, blocks, bases[0], w, func(worker int, acc unsafe.Pointer, sub []int, xb unsafe.Pointer) {
+		mid := unsafe.Add(mids.storage, worker*m*size)
+		ewise.FillOne(accType, mid, m)
+		prodRows(iter.NewPlan(sub, toMid, xStrides), mid, xb, size, kernel, rows)
+		stage2.Run([]unsafe.Pointer{acc, mid}, reduce)
+	})
 }
 
 // rowsOfAccumulators reports whether plan p, over operands [acc, x] of

@@ -531,6 +531,80 @@ func TestProdRowsPath(t *testing.T) {
 	}
 }
 
+// TestProdTwoStage covers reductions whose fastest dimension is reduced
+// along with dimensions outside every kept one, which go in two stages
+// (prodTwoStage): contiguous and permuted layouts, reversed strides,
+// several outer dimensions, blocks of a few slabs. The result must be the
+// same bit for bit with one and two threads (with the vector kernels on,
+// and again off: they reduce a run in different orders), and near the
+// naive reference.
+func TestProdTwoStage(t *testing.T) {
+	defer func(b int) { prodBlockElems = b }(prodBlockElems)
+	rng := rand.New(rand.NewPCG(41, 42))
+	for _, c := range []struct {
+		shape, perm []int // x is a contiguous tensor of shape, viewed with its axes permuted
+		axes        []int
+		blockElems  int
+	}{
+		{[]int{64, 48, 40}, []int{0, 1, 2}, []int{0, 2}, 3 * 48 * 40},  // 22 blocks of 3 slabs
+		{[]int{30, 20, 33}, []int{0, 1, 2}, []int{0, 2}, 1 << 20},      // one block
+		{[]int{7, 9, 16, 24}, []int{0, 1, 2, 3}, []int{0, 1, 3}, 200},  // two outer dimensions
+		{[]int{50, 40, 35}, []int{2, 1, 0}, []int{0, 2}, 5 * 40 * 35},  // transposed: reduce the outer and inner of memory
+		{[]int{40, 6, 5, 70}, []int{3, 0, 2, 1}, []int{0, 1, 3}, 1000}, // permuted: outer dimensions 1 and 3, inner 0
+	} {
+		for _, dt := range []DType{Float32, Float64, Float16, Int32} {
+			base := mpRandom(rng, dt, c.shape...)
+			if dt.IsFloat() {
+				mpProdRandomTame(rng, base)
+			} else {
+				mpProdRandom(rng, base)
+			}
+			x := mpPermuteView(base, c.perm)
+			if dt == Float32 {
+				// A reversed view: walk the first axis backwards.
+				x.offset += (x.shape[0] - 1) * x.strides[0]
+				x.strides[0] = -x.strides[0]
+			}
+			mask := make([]bool, len(x.shape))
+			for _, a := range c.axes {
+				mask[a] = true
+			}
+			if outer, _ := prodOuterDims(x, mask, x.Size()); outer == nil {
+				t.Fatalf("%v %+v: not a two-stage reduction", dt, c)
+			}
+			prodBlockElems = c.blockElems
+			for _, use := range []bool{true, false} {
+				var results []*Tensor
+				for _, procs := range []int{1, 2} {
+					ewise.UseVec = use
+					old := runtime.GOMAXPROCS(procs)
+					got, err := Prod(x, Axis(c.axes...))
+					runtime.GOMAXPROCS(old)
+					ewise.UseVec = true
+					if err != nil {
+						t.Fatal(err)
+					}
+					results = append(results, got)
+				}
+				if !mpBytesEqual(results[0], results[1]) {
+					t.Errorf("%v %+v (vector kernels %v): one and two threads differ", dt, c, use)
+				}
+				mpCheckProd(t, results[0], x, mask)
+			}
+		}
+	}
+}
+
+// mpPermuteView returns x (contiguous) viewed with its axes in the order perm.
+func mpPermuteView(x *Tensor, perm []int) *Tensor {
+	v := *x
+	v.shape, v.strides = make([]int, len(perm)), make([]int, len(perm))
+	for i, p := range perm {
+		v.shape[i], v.strides[i] = x.shape[p], x.strides[p]
+	}
+	return &v
+}
+
 // mpProdRandomTame fills t with values so close to ±1 that products of
 // millions of them stay finite and nonzero: 1 + u·2^-12, |u| < 1.
 func mpProdRandomTame(rng *rand.Rand, t *Tensor) {
