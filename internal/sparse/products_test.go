@@ -170,13 +170,14 @@ func testSpGEMM[T Number](t *testing.T, et elemType[T], name string, a, b *COO[T
 		dense := getDenseAccumulator[T](ops[1].Cols)
 		var sorting sortingAccumulator[T]
 		for i := 0; i < ops[0].Rows; i++ {
-			// Room for every product of the row, as SpGEMM makes.
-			room := 0
+			// The row's products, which decide how the dense accumulator lists its columns.
+			work := 0
 			for _, k := range ops[0].ColIdx[ops[0].RowPtr[i]:ops[0].RowPtr[i+1]] {
-				room += int(ops[1].RowPtr[k+1] - ops[1].RowPtr[k])
+				work += int(ops[1].RowPtr[k+1] - ops[1].RowPtr[k])
 			}
-			xc, xv := make([]int64, room), make([]T, room)
-			xn := dense.row(ops[0], ops[1], i, xc, xv)
+			xn := dense.add(ops[0], ops[1], i, int64(work))
+			xc, xv := make([]int64, xn), make([]T, xn)
+			dense.emit(xc, xv)
 			y := sorting.row(ops[0], ops[1], i, spgemmPart[T]{})
 			if !slices.Equal(xc[:xn], y.cols) || !sameBits(xv[:xn], y.vals) {
 				t.Fatalf("%s: accumulators disagree on row %d", name, i)

@@ -28,10 +28,24 @@ func SpGEMM[T Number](a, b *CSR[T], threads int) *CSR[T] {
 	if a.Cols != b.Rows {
 		panic(fmt.Sprintf("sparse: SpGEMM inner sizes differ: %d×%d · %d×%d", a.Rows, a.Cols, b.Rows, b.Cols))
 	}
-	// products[i] counts the multiplications of rows [0, i); it bounds the
-	// entries of those rows and balances the split.
-	// Counting visits b's row pointers in random order, a cache miss per
-	// entry of a: worth the threads too.
+	products := countProducts(a, b, threads)
+	bounds := splitRows(a.Rows, threads, func(i int) int64 { return products[i] + int64(i) })
+	chunks, total := len(bounds)-1, products[a.Rows]
+	dense := b.Cols <= denseAccumulatorMin || int64(b.Cols) <= 4*(total/int64(chunks))
+	// Placing rows straight into the result reserves room for every
+	// product: only when the products, which bound the entries, are in
+	// proportion to the inputs.
+	if dense && total <= 8*int64(a.Nnz()+b.Nnz())+1024 {
+		return spgemmPlaced(a, b, products, chunks)
+	}
+	return spgemmGrown(a, b, products, bounds, dense)
+}
+
+// countProducts returns products with products[i] the number of
+// multiplications of rows [0, i) of a·b, which bounds the entries of those
+// rows and measures their work. Counting visits b's row pointers in
+// random order, a cache miss per entry of a: worth the threads too.
+func countProducts[T Number](a, b *CSR[T], threads int) []int64 {
 	products := make([]int64, a.Rows+1)
 	runChunks(splitRows(a.Rows, threads, func(i int) int64 { return a.RowPtr[i] + int64(i) }), func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -45,53 +59,122 @@ func SpGEMM[T Number](a, b *CSR[T], threads int) *CSR[T] {
 	for i := 1; i <= a.Rows; i++ {
 		products[i] += products[i-1]
 	}
-	bounds := splitRows(a.Rows, threads, func(i int) int64 { return products[i] + int64(i) })
-	parts := make([]spgemmPart[T], len(bounds)-1)
-	// When the products, which bound the entries, are in proportion to the
-	// inputs, every chunk writes straight into the result from its bound's
-	// offset (its capacity ends at the next chunk's, so append cannot
-	// spill), and only the gaps that repeated columns leave need closing
-	// afterwards. Otherwise chunks grow their own buffers, concatenated at
-	// the end.
-	var cols []int64
-	var vals []T
-	inPlace := products[a.Rows] <= 8*int64(a.Nnz()+b.Nnz())+1024
-	if inPlace {
-		cols, vals = make([]int64, products[a.Rows]), make([]T, products[a.Rows])
-		for t := range parts {
-			from, to := products[bounds[t]], products[bounds[t+1]]
-			parts[t] = spgemmPart[T]{cols: cols[from:from:to], vals: vals[from:from:to]}
-		}
-	}
-	rowNnz := make([]int64, a.Rows+1) // rowNnz[i+1] = entries of row i, then prefix-summed
+	return products
+}
+
+// spgemmPlaced computes a·b with dense accumulators that write each row
+// straight to its final place in the result, which is allocated once and
+// never cleared, and for two threads never moved: the result is the
+// largest array SpGEMM touches, often several times the inputs, and every
+// extra pass over it costs about as much as computing it.
+//
+// The arrays have room for every product, which bounds the entries. The
+// chunks of rows go in pairs that meet at the product bound between them:
+// the first of a pair computes its rows last to first and stores them
+// downwards, ending at the bound, the second upwards from it. A scatter
+// tells a row's entry count before its entries are written, so rows
+// stored downwards land in place too. The pair's entries are then
+// contiguous, and only the gaps between pairs (for three threads or more)
+// need closing.
+func spgemmPlaced[T Number](a, b *CSR[T], products []int64, threads int) *CSR[T] {
+	m := a.Rows
+	bounds := splitRows(m, threads, func(i int) int64 { return products[i] + int64(i) })
+	chunks := len(bounds) - 1
+	cols, vals := uninitialized[int64](int(products[m])), uninitialized[T](int(products[m]))
+	// at[i] is where row i starts in cols and vals; segment s, the entries
+	// of pair s, ends at ends[s].
+	at := make([]int64, m+1)
+	ends := make([]int64, (chunks+1)/2)
 	runChunks(bounds, func(t, lo, hi int) {
-		parts[t] = spgemmRows(a, b, lo, hi, products, parts[t], rowNnz[lo+1:hi+1])
-	})
-	for i := 1; i <= a.Rows; i++ {
-		rowNnz[i] += rowNnz[i-1]
-	}
-	out := &CSR[T]{Rows: a.Rows, Cols: b.Cols, RowPtr: rowNnz, Sorted: true}
-	nnz := rowNnz[a.Rows]
-	switch {
-	case inPlace:
-		// Chunk t moves left onto the end of chunk t-1, so going in order
-		// never overwrites data still to be moved.
-		for t := 1; t < len(parts); t++ {
-			from, to, n := products[bounds[t]], rowNnz[bounds[t]], int64(len(parts[t].cols))
-			shiftLeft(cols, from, to, n, len(parts))
-			shiftLeft(vals, from, to, n, len(parts))
+		switch {
+		case t%2 == 0 && t+1 < chunks:
+			placeRowsDown(a, b, lo, hi, products, products[hi], cols, vals, at)
+		default:
+			ends[t/2] = placeRowsUp(a, b, lo, hi, products, products[lo], cols, vals, at)
 		}
-		out.ColIdx, out.Values = cols[:nnz:nnz], vals[:nnz:nnz]
-	case len(parts) == 1:
-		out.ColIdx, out.Values = parts[0].cols, parts[0].vals
-	default:
-		out.ColIdx, out.Values = make([]int64, nnz), make([]T, nnz)
-		runChunks(bounds, func(t, lo, _ int) {
-			copy(out.ColIdx[rowNnz[lo]:], parts[t].cols)
-			copy(out.Values[rowNnz[lo]:], parts[t].vals)
-		})
+	})
+	// Close the gaps: segment s moves left by shifts[s].
+	base, dest := at[0], at[0]
+	shifts := make([]int64, len(ends))
+	for s, end := range ends {
+		from := at[bounds[2*s]]
+		shifts[s] = from - dest
+		shiftLeft(cols, from, dest, end-from, chunks)
+		shiftLeft(vals, from, dest, end-from, chunks)
+		dest += end - from
 	}
-	return out
+	rowPtr := at
+	for s := range ends {
+		lo, hi := bounds[2*s], bounds[min(2*s+2, chunks)]
+		for i := lo; i < hi; i++ {
+			rowPtr[i] -= base + shifts[s]
+		}
+	}
+	nnz := dest - base
+	rowPtr[m] = nnz
+	return &CSR[T]{Rows: m, Cols: b.Cols, RowPtr: rowPtr,
+		ColIdx: cols[base : base+nnz : base+nnz], Values: vals[base : base+nnz : base+nnz], Sorted: true}
+}
+
+// placeRowsUp computes rows [lo, hi) of a·b into cols and vals from
+// position pos upwards (products[i] counts the multiplications of rows
+// [0, i)), stores where each row i starts in at[i], and
+// returns the position after the rows.
+func placeRowsUp[T Number](a, b *CSR[T], lo, hi int, products []int64, pos int64, cols []int64, vals []T, at []int64) int64 {
+	acc := getDenseAccumulator[T](b.Cols)
+	defer denseAccumulators.Put(acc)
+	pre := newRowPrefetcher(a, b)
+	pre.rows(lo, min(lo+spgemmLookahead, hi))
+	for i := lo; i < hi; i++ {
+		if ahead := i + spgemmLookahead; ahead < hi {
+			pre.rows(ahead, ahead+1)
+		}
+		n := int64(acc.add(a, b, i, products[i+1]-products[i]))
+		acc.emit(cols[pos:pos+n], vals[pos:pos+n])
+		at[i] = pos
+		pos += n
+	}
+	return pos
+}
+
+// placeRowsDown computes rows [lo, hi) of a·b into cols and vals, last row
+// first, ending at position end, and stores where each row i starts in
+// at[i].
+func placeRowsDown[T Number](a, b *CSR[T], lo, hi int, products []int64, end int64, cols []int64, vals []T, at []int64) {
+	acc := getDenseAccumulator[T](b.Cols)
+	defer denseAccumulators.Put(acc)
+	pre := newRowPrefetcher(a, b)
+	pre.rows(max(hi-spgemmLookahead, lo), hi)
+	pos := end
+	for i := hi - 1; i >= lo; i-- {
+		if ahead := i - spgemmLookahead; ahead >= lo {
+			pre.rows(ahead, ahead+1)
+		}
+		n := int64(acc.add(a, b, i, products[i+1]-products[i]))
+		pos -= n
+		acc.emit(cols[pos:pos+n], vals[pos:pos+n])
+		at[i] = pos
+	}
+}
+
+// rowPrefetcher asks the cache for the rows of b that rows of a will
+// multiply (see prefetchRows).
+type rowPrefetcher[T Number] struct {
+	a, b    *CSR[T]
+	bVals   unsafe.Pointer
+	valSize uintptr
+}
+
+func newRowPrefetcher[T Number](a, b *CSR[T]) rowPrefetcher[T] {
+	var zero T
+	return rowPrefetcher[T]{a: a, b: b, bVals: unsafe.Pointer(unsafe.SliceData(b.Values)), valSize: unsafe.Sizeof(zero)}
+}
+
+// rows prefetches the rows of b that rows [lo, hi) of a multiply.
+func (p rowPrefetcher[T]) rows(lo, hi int) {
+	if lo < hi {
+		prefetchRows(p.b.RowPtr, p.b.ColIdx, p.bVals, p.valSize, p.a.ColIdx[p.a.RowPtr[lo]:p.a.RowPtr[hi]])
+	}
 }
 
 // shiftLeft moves buf[from:from+n] to buf[to:to+n], to ≤ from, in up to
@@ -131,52 +214,66 @@ func shiftLeft[E any](buf []E, from, to, n int64, threads int) {
 // worth a goroutine. A variable so that tests can split small moves.
 var minShiftPiece int64 = 1 << 15
 
+// spgemmGrown computes a·b for the cases spgemmPlaced leaves: each chunk
+// of bounds appends its rows to buffers of its own, grown as needed, which
+// are then concatenated. dense chooses the dense accumulator over the
+// sorting one.
+func spgemmGrown[T Number](a, b *CSR[T], products []int64, bounds []int, dense bool) *CSR[T] {
+	parts := make([]spgemmPart[T], len(bounds)-1)
+	rowPtr := make([]int64, a.Rows+1) // rowPtr[i+1] = entries of row i, then prefix-summed
+	runChunks(bounds, func(t, lo, hi int) {
+		parts[t] = spgemmRows(a, b, lo, hi, products, dense, rowPtr[lo+1:hi+1])
+	})
+	for i := 1; i <= a.Rows; i++ {
+		rowPtr[i] += rowPtr[i-1]
+	}
+	out := &CSR[T]{Rows: a.Rows, Cols: b.Cols, RowPtr: rowPtr, Sorted: true}
+	if len(parts) == 1 {
+		out.ColIdx, out.Values = parts[0].cols, parts[0].vals
+		return out
+	}
+	nnz := rowPtr[a.Rows]
+	out.ColIdx, out.Values = uninitialized[int64](int(nnz)), uninitialized[T](int(nnz))
+	runChunks(bounds, func(t, lo, _ int) {
+		copy(out.ColIdx[rowPtr[lo]:], parts[t].cols)
+		copy(out.Values[rowPtr[lo]:], parts[t].vals)
+	})
+	return out
+}
+
 // spgemmPart is the output of one chunk of rows, concatenated.
 type spgemmPart[T Number] struct {
 	cols []int64
 	vals []T
 }
 
-// spgemmRows appends rows [lo, hi) of a·b to part, storing row lo+r's
-// entry count in counts[r]. products[i] counts the multiplications of rows
-// [0, i) and bounds their entries.
-func spgemmRows[T Number](a, b *CSR[T], lo, hi int, products []int64, part spgemmPart[T], counts []int64) spgemmPart[T] {
+// spgemmRows returns rows [lo, hi) of a·b, storing row lo+r's entry count
+// in counts[r]. products[i] counts the multiplications of rows [0, i) and
+// bounds their entries.
+func spgemmRows[T Number](a, b *CSR[T], lo, hi int, products []int64, dense bool, counts []int64) spgemmPart[T] {
+	// The entries number at most the work and at most (hi-lo)·b.Cols;
+	// start from a guess in proportion to the inputs and let the buffers
+	// grow, so a product with heavy cancellation does not reserve its work
+	// in memory.
 	work := products[hi] - products[lo]
-	if part.cols == nil {
-		// The entries number at most work and at most (hi-lo)·b.Cols; start
-		// from a guess in proportion to the inputs and let the buffers grow,
-		// so a product with heavy cancellation does not reserve its work in
-		// memory.
-		guess := min(work, int64(hi-lo)*int64(b.Cols), 8*int64(a.Nnz()+b.Nnz())+1024)
-		part = spgemmPart[T]{cols: make([]int64, 0, guess), vals: make([]T, 0, guess)}
-	}
-	if b.Cols <= denseAccumulatorMin || int64(b.Cols) <= 4*work {
-		acc := getDenseAccumulator[T](b.Cols)
-		defer denseAccumulators.Put(acc)
-		var zero T
-		bVals, valSize := unsafe.Pointer(unsafe.SliceData(b.Values)), unsafe.Sizeof(zero)
-		for i := lo; i < min(lo+spgemmLookahead, hi); i++ {
-			prefetchRows(b.RowPtr, b.ColIdx, bVals, valSize, a.ColIdx[a.RowPtr[i]:a.RowPtr[i+1]])
-		}
+	guess := min(work, int64(hi-lo)*int64(b.Cols), 8*int64(a.Nnz()+b.Nnz())+1024)
+	part := spgemmPart[T]{cols: make([]int64, 0, guess), vals: make([]T, 0, guess)}
+	if !dense {
+		var acc sortingAccumulator[T]
 		for i := lo; i < hi; i++ {
-			if ahead := i + spgemmLookahead; ahead < hi {
-				prefetchRows(b.RowPtr, b.ColIdx, bVals, valSize, a.ColIdx[a.RowPtr[ahead]:a.RowPtr[ahead+1]])
-			}
-			// A row has at most as many entries as products: make room for
-			// them so that the accumulator writes without append.
-			n, rowWork := len(part.cols), int(products[i+1]-products[i])
-			part.cols, part.vals = slices.Grow(part.cols, rowWork), slices.Grow(part.vals, rowWork)
-			c := acc.row(a, b, i, part.cols[n:n+rowWork], part.vals[n:n+rowWork])
-			part.cols, part.vals = part.cols[:n+c], part.vals[:n+c]
-			counts[i-lo] = int64(c)
+			n := len(part.cols)
+			part = acc.row(a, b, i, part)
+			counts[i-lo] = int64(len(part.cols) - n)
 		}
 		return part
 	}
-	var acc sortingAccumulator[T]
+	acc := getDenseAccumulator[T](b.Cols)
+	defer denseAccumulators.Put(acc)
 	for i := lo; i < hi; i++ {
-		n := len(part.cols)
-		part = acc.row(a, b, i, part)
-		counts[i-lo] = int64(len(part.cols) - n)
+		n, c := len(part.cols), acc.add(a, b, i, products[i+1]-products[i])
+		part.cols, part.vals = slices.Grow(part.cols, c)[:n+c], slices.Grow(part.vals, c)[:n+c]
+		acc.emit(part.cols[n:], part.vals[n:])
+		counts[i-lo] = int64(c)
 	}
 	return part
 }
@@ -186,11 +283,17 @@ func spgemmRows[T Number](a, b *CSR[T], lo, hi int, products []int64, part spgem
 // second-level bitmap flagging the nonzero words of the first. Both fit in
 // the L1 cache, and reading them back in order emits the columns already
 // sorted at a cost of about one step per column; every bit is cleared on
-// the way out, so nothing needs clearing between rows.
+// the way out, so nothing needs clearing between rows. Where the second
+// level would take many words per column reached (wide, very sparse
+// results), the row lists its columns instead and sorts them.
 type denseAccumulator[T Number] struct {
 	sums  []T
 	seen  []uint64 // bit j: column j reached
 	words []uint64 // bit w: seen[w] != 0
+	// list holds the columns of the current row in the order reached, when
+	// listing.
+	list    []int64
+	listing bool
 }
 
 // spgemmLookahead is how many rows of a ahead of the one being multiplied
@@ -214,26 +317,37 @@ func getDenseAccumulator[T Number](cols int) *denseAccumulator[T] {
 	return &denseAccumulator[T]{sums: make([]T, cols), seen: make([]uint64, nw), words: make([]uint64, (nw+63)/64)}
 }
 
-// row writes row i of a·b to cols and vals, columns ascending, and
-// returns its entry count. Both slices must have room for the row's
-// products.
-func (acc *denseAccumulator[T]) row(a, b *CSR[T], i int, cols []int64, vals []T) int {
-	// Read the columns in order from the bitmaps when the second level has
-	// few words per product (wide, very sparse results may not); else list
-	// the columns reached and sort them.
-	if len(acc.words) <= 8*len(cols) {
-		acc.scatter(a, b, i, nil)
-		return acc.gather(cols, vals)
+// add sums the products of row i of a·b, which number work, and returns
+// the row's entry count, for emit to write.
+func (acc *denseAccumulator[T]) add(a, b *CSR[T], i int, work int64) int {
+	acc.listing = int64(len(acc.words)) > 8*work
+	if !acc.listing {
+		return acc.scatter(a, b, i, nil)
 	}
-	n := acc.scatter(a, b, i, cols)
-	cols, vals = cols[:n], vals[:n]
-	slices.Sort(cols)
+	if int64(cap(acc.list)) < work {
+		acc.list = make([]int64, work)
+	}
+	n := acc.scatter(a, b, i, acc.list[:work])
+	acc.list = acc.list[:n]
+	return n
+}
+
+// emit writes the row that add summed to cols and vals, which must have
+// its entry count as length, columns ascending, and clears the
+// accumulator.
+func (acc *denseAccumulator[T]) emit(cols []int64, vals []T) {
+	if !acc.listing {
+		acc.gather(cols, vals)
+		return
+	}
+	slices.Sort(acc.list)
+	copy(cols, acc.list)
+	vals = vals[:len(cols)]
 	for x, j := range cols {
 		vals[x] = acc.sums[j]
 		acc.seen[j>>6] = 0
 		acc.words[j>>12] = 0
 	}
-	return n
 }
 
 // scatter adds the products of row i of a·b into the accumulator and

@@ -37,11 +37,11 @@ func TestShiftLeft(t *testing.T) {
 }
 
 // TestSpGEMMThreadsBitIdentical multiplies matrices with repeated and
-// cancelling products on 1 to 5 threads, with moves split into tiny pieces,
-// and requires identical results.
+// cancelling products on 1 to 5 threads, split however small, and
+// requires identical results.
 func TestSpGEMMThreadsBitIdentical(t *testing.T) {
-	defer func(old, oldShift int64) { minWorkPerThread, minShiftPiece = old, oldShift }(minWorkPerThread, minShiftPiece)
-	minWorkPerThread, minShiftPiece = 1, 1
+	defer func(old int64) { minWorkPerThread = old }(minWorkPerThread)
+	minWorkPerThread = 1
 	rng := rand.New(rand.NewPCG(5, 6))
 	random := func(rows, cols, nnz int) *CSR[float64] {
 		r, c, v := make([]int64, nnz), make([]int64, nnz), make([]float64, nnz)
