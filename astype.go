@@ -32,7 +32,7 @@ func (t *Tensor) AsType(dt DType) (*Tensor, error) {
 	if !dt.Valid() {
 		return nil, opErr("astype", ErrDType, "invalid dtype %v", dt)
 	}
-	out, err := empty(dt, t.shape)
+	out, err := newProductTensor(dt, t.shape)
 	if err != nil {
 		return nil, wrapErr("astype", err)
 	}
@@ -68,7 +68,7 @@ func copyInto(dst, src *Tensor) error {
 		if dst.dtype == src.dtype && dst.offset == src.offset && sameSteps(dst, src) {
 			return nil // copying a view onto itself
 		}
-		tmp, err := empty(src.dtype, src.shape)
+		tmp, err := newProductTensor(src.dtype, src.shape)
 		if err != nil {
 			return wrapErr("copy", err)
 		}

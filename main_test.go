@@ -17,6 +17,10 @@ var slowPaths = flag.Bool("slowpaths", false, "switch off every fast path (GEMM 
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// Results that operations overwrite come from recycled, uncleared
+	// memory in production; in tests they start as NaN/-1 bytes, so an
+	// element a kernel forgets to write shows up in the values compared.
+	poisonProductTensors = true
 	if *slowPaths {
 		useFastMatmul = false
 		ewise.UseVec = false

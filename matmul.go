@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/blocked"
@@ -698,29 +697,4 @@ func outMatrixOf(c *Tensor, ms shape.MatmulShapes) blocked.Matrix[struct{}] {
 		x.RS, x.CS = c.strides[n-2], c.strides[n-1]
 	}
 	return x
-}
-
-// poisonProductTensors makes newProductTensor fill the tensors it returns
-// with all-ones bytes (NaN, -1), so that tests see any element a kernel
-// fails to write.
-var poisonProductTensors = false
-
-// newProductTensor returns a new contiguous tensor of dtype dt and shape s
-// for a product (or a conversion) to overwrite completely: every kernel
-// here writes each element of its output without reading it first
-// (package gemm and package blocked document this), and so does copyInto.
-//
-// Its memory is cleared like any Go allocation. Skipping that pass through
-// the runtime's internal allocator was tried and measured: within noise
-// end to end, so not worth depending on runtime internals.
-func newProductTensor(dt dtype.DType, s []int) (*Tensor, error) {
-	t, err := empty(dt, s)
-	if err != nil || !poisonProductTensors || t.n == 0 {
-		return t, err
-	}
-	words := unsafe.Slice((*uint64)(t.storage), (t.n*dt.Size()+7)/8)
-	for i := range words {
-		words[i] = math.MaxUint64
-	}
-	return t, nil
 }

@@ -32,7 +32,7 @@ func Mul(x, y any) (*Tensor, error) {
 	if err != nil {
 		return nil, wrapErr("mul", err)
 	}
-	out, err := empty(dt, s)
+	out, err := newProductTensor(dt, s)
 	if err != nil {
 		return nil, wrapErr("mul", err)
 	}
@@ -78,7 +78,7 @@ func MulInto(out *Tensor, x, y any) error {
 			dt, a.dtype, b.dtype, out.dtype)
 	}
 	if overlapsDifferently(out, a) || overlapsDifferently(out, b) {
-		tmp, err := empty(out.dtype, s)
+		tmp, err := newProductTensor(out.dtype, s)
 		if err != nil {
 			return wrapErr("mul", err)
 		}
@@ -280,6 +280,7 @@ func mulFlat(out, a, b *Tensor, c DType, dts [3]dtype.DType, n int) {
 		p.Kernel(args.ptrs[:], args.strides[:], n)
 		p.Release()
 	}
+	args.ptrs = [3]unsafe.Pointer{} // an idle pooled runArgs keeps no tensor alive
 	runArgsPool.Put(args)
 }
 

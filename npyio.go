@@ -114,7 +114,7 @@ func SaveNPZ(path string, tensors []NamedTensor, compress bool) error {
 // fromArray copies the array's bytes into new storage and describes them
 // with C or Fortran strides as the header says.
 func fromArray(op string, a *npy.Array) (*Tensor, error) {
-	t, err := empty(a.DType, a.Shape)
+	t, err := newProductTensor(a.DType, a.Shape)
 	if err != nil {
 		return nil, wrapErr(op, err)
 	}

@@ -1,10 +1,12 @@
 package tensor
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/tensor-go/tensor/bfloat16"
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/storage"
 	"github.com/tensor-go/tensor/shape"
 	"github.com/x448/float16"
 )
@@ -66,9 +68,11 @@ type Tensor struct {
 // memory (RAM plus swap) where the operating system tells it, else 1 TiB.
 var maxBytes = memoryLimit(1 << 40)
 
-// alloc returns zeroed storage for n elements of dt. The memory is allocated
-// as 64-bit words so that every element type is naturally aligned.
-func alloc(dt dtype.DType, n int) (unsafe.Pointer, error) {
+// alloc returns storage for n elements of dt, zeroed when zero is set and
+// otherwise holding arbitrary bytes. Large buffers come from package
+// storage, which recycles the memory of results nothing refers to any more;
+// every buffer is 8-byte aligned so that every element type is.
+func alloc(dt dtype.DType, n int, zero bool) (unsafe.Pointer, error) {
 	if n == 0 {
 		return nil, nil
 	}
@@ -76,19 +80,44 @@ func alloc(dt dtype.DType, n int) (unsafe.Pointer, error) {
 	if n > maxBytes/size {
 		return nil, opErr("alloc", ErrShape, "%d elements of %v need more than the %d bytes of this machine's memory", n, dt, maxBytes)
 	}
-	words := make([]uint64, (n*size+7)/8)
-	return unsafe.Pointer(unsafe.SliceData(words)), nil
+	return storage.Get(n*size, zero), nil
 }
 
 // empty returns a new zero-filled contiguous tensor of the given dtype and
 // shape. The shape is copied. Callers in operations wrap the error with
 // their own name.
 func empty(dt dtype.DType, s []int) (*Tensor, error) {
+	return newContiguous(dt, s, true)
+}
+
+// newProductTensor returns a new contiguous tensor of dtype dt and shape s
+// for an operation to overwrite completely, so its memory is not cleared
+// first: every kernel that fills one writes each element of its output
+// without reading it (package gemm, package blocked and the element-wise
+// kernels document this), and so does copyInto.
+func newProductTensor(dt dtype.DType, s []int) (*Tensor, error) {
+	t, err := newContiguous(dt, s, false)
+	if err != nil || !poisonProductTensors || t.n == 0 {
+		return t, err
+	}
+	words := unsafe.Slice((*uint64)(t.storage), (t.n*dt.Size()+7)/8)
+	for i := range words {
+		words[i] = math.MaxUint64
+	}
+	return t, nil
+}
+
+// poisonProductTensors makes newProductTensor fill the tensors it returns
+// with all-ones bytes (NaN, -1), so that tests see any element a kernel
+// fails to write.
+var poisonProductTensors = false
+
+func newContiguous(dt dtype.DType, s []int, zero bool) (*Tensor, error) {
 	n, err := shape.Size(s)
 	if err != nil {
 		return nil, err
 	}
-	p, err := alloc(dt, n)
+	p, err := alloc(dt, n, zero)
 	if err != nil {
 		return nil, err
 	}

@@ -234,7 +234,7 @@ func (t *Tensor) Clone() (*Tensor, error) {
 // copyContiguous returns a new contiguous tensor with t's shape and
 // elements.
 func (t *Tensor) copyContiguous(op string) (*Tensor, error) {
-	out, err := empty(t.dtype, t.shape)
+	out, err := newProductTensor(t.dtype, t.shape)
 	if err != nil {
 		return nil, wrapErr(op, err)
 	}

@@ -78,7 +78,12 @@ func GetPromoter(c dtype.DType, dts [3]dtype.DType) *Promoter {
 }
 
 // Release returns p to the pool; p must not be used afterwards.
-func (p *Promoter) Release() { promoters.Put(p) }
+// The operands' addresses are dropped so that an idle pooled Promoter does
+// not keep a dropped tensor's memory alive.
+func (p *Promoter) Release() {
+	p.ptrs = [3]unsafe.Pointer{}
+	promoters.Put(p)
+}
 
 // MulPromoted returns a kernel that multiplies operands of dtypes dts in
 // dtype c: Mul(c) itself when every dtype is c, else the Kernel of a

@@ -189,8 +189,15 @@ type Args struct {
 
 var argsPool = sync.Pool{New: func() any { return new(Args) }}
 
-// getArgs returns pooled kernel arguments; put them back with argsPool.Put.
+// getArgs returns pooled kernel arguments; put them back with putArgs.
 func getArgs() *Args { return argsPool.Get().(*Args) }
+
+// putArgs returns args to the pool without the operands' addresses, so that
+// an idle pooled Args does not keep a dropped tensor's memory alive.
+func putArgs(args *Args) {
+	args.ptrs = [MaxOperands]unsafe.Pointer{}
+	argsPool.Put(args)
+}
 
 // walk calls kernel for the runs numbered [first, last), each narrowed to
 // its elements [lo, hi).
@@ -201,7 +208,7 @@ func (p *Plan) walk(bases []unsafe.Pointer, first, last, lo, hi int, kernel Kern
 	nops := len(p.strides)
 	outer := len(p.shape) - 1
 	args := getArgs()
-	defer argsPool.Put(args)
+	defer putArgs(args)
 	// Byte offsets are kept as integers and turned into pointers only at the
 	// start of each run: stepping a pointer past the end of a dimension and
 	// back, even briefly, would break unsafe.Pointer's rules (and checkptr).

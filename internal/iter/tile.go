@@ -107,7 +107,7 @@ func (t *tiling) walk(bases []unsafe.Pointer, first, last int, kernel Kernel) {
 		}
 	}()
 	args := getArgs()
-	defer argsPool.Put(args)
+	defer putArgs(args)
 	ptrs, strides := args.ptrs[:nops], args.strides[:nops]
 	for u := first; u < last; u++ {
 		var offs [MaxOperands]int

@@ -1,0 +1,374 @@
+// Package storage allocates the memory of tensors and recycles the large
+// buffers of results that are no longer referenced.
+//
+// # Why
+//
+// A program that computes y := Matmul(a, b) in a loop drops each result
+// right away. C libraries hand the freed block straight back to the next
+// call (glibc's malloc reuses it, still mapped and warm in cache). Go's
+// allocator cannot know the result is dead until a garbage collection,
+// returns freed pages to the operating system in the background, and zeroes
+// every large allocation; on the machines we measure, a fresh 25 MB result
+// costs more in page faults and zeroing than the matrix product that fills
+// it (about 1.4–10 µs per 4 KiB page).
+//
+// # How
+//
+// Buffers of at least [MinPooled] bytes are rounded up to a size class
+// (eight classes per power of two) and carry a finalizer. The finalizer runs
+// only when nothing refers to the buffer any more — no tensor, no view, no
+// pointer held by a running kernel, since the garbage collector treats a
+// pointer into the buffer as a reference — and puts the buffer on its class's
+// free list instead of letting it go. [Get] takes from that list first.
+//
+// The collector only finds dead buffers when it runs, and a program that
+// reuses pooled buffers allocates little, so collections become rare. When a
+// class has no free buffer but many handed out, Get runs a collection itself
+// if the buffers it may win back are worth more than a collection costs:
+// outstanding bytes × [coldNanosPerByte] against the measured cost of the
+// last collections. A collection that wins nothing backs the class off
+// exponentially, so a program that keeps its results alive does not pay for
+// collections that cannot help.
+//
+// Free buffers idle for [idleRelease] are dropped so that the memory returns
+// to the Go heap; at most [Limit] bytes are tracked at once, beyond which Get
+// falls back to plain allocation.
+package storage
+
+import (
+	"math/bits"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// MinPooled is the smallest buffer, in bytes, that the pool tracks. Smaller
+// ones come from Go's size-classed allocator, which keeps them in warm spans
+// and where a finalizer would cost more than the allocation.
+const MinPooled = 4 << 10
+
+// classBudget bounds the bytes one size class may keep outstanding and free:
+// large enough that a 16 KiB class (a 64×64 float32 product) holds 4096
+// buffers and so forces at most one collection per 4096 calls.
+const classBudget = 64 << 20
+
+// coldNanosPerByte is what touching a buffer that is not resident costs,
+// the low end of what we measured here (1.4 µs per 4 KiB page fault plus
+// zeroing). A forced collection pays off when it may recover more than its
+// cost at this rate.
+const coldNanosPerByte = 0.35
+
+// minBuffers is the fewest buffers a class may track whatever their size:
+// one in use, one the collector has just found dead (pending, see
+// reclaim), one free for the next call, and the operand of the same size
+// that a loop like y = f(x) keeps alive.
+const minBuffers = 4
+
+// gcSpacing spaces background collections: after one that took d, the next
+// starts no sooner than gcSpacing·d later, so that the collector, which
+// competes with the caller's threads while it runs, takes at most a fifth
+// of the time.
+const gcSpacing = 4
+
+// idleRelease is how long a free buffer may wait for reuse before the pool
+// lets the garbage collector have it.
+const idleRelease = 5 * time.Second
+
+// Limit is the most bytes the pool tracks (free and handed out) at once.
+// Set it, if at all, before any tensor operation runs.
+var Limit = 1 << 30
+
+// Enabled turns the pool on; tests turn it off to compare with plain
+// allocation.
+var Enabled = true
+
+// class is one size class: buffers of exactly size bytes.
+type class struct {
+	size    int
+	free    []freeBuffer
+	buffers int // tracked buffers of this class: out, free or pending
+	out     int // handed out and not yet returned by their finalizer
+	skip    int // forced collections to skip after fruitless ones
+	backoff int // the next skip after another fruitless collection
+
+	// finalizer is c.reclaim, bound once so that arming a buffer does not
+	// allocate a method value each time.
+	finalizer func(*uint64)
+}
+
+// freeBuffer is a buffer on a free list and when it got there.
+type freeBuffer struct {
+	p     unsafe.Pointer
+	since time.Time
+}
+
+var (
+	mu       sync.Mutex
+	classes  = map[int]*class{}
+	tracked  int           // bytes handed out or free, over all classes
+	gcCost   time.Duration = 500 * time.Microsecond
+	sweeping bool          // an idle sweep is scheduled
+
+	hits, grown, collections int // counts for Stats
+)
+
+// Get returns the address of a buffer of at least size bytes, aligned for
+// any element type. When zero is false the contents are unspecified (the
+// caller overwrites every byte it reads); otherwise they are zero. The
+// buffer lives as long as a pointer into it does.
+func Get(size int, zero bool) unsafe.Pointer {
+	if size <= 0 {
+		return nil
+	}
+	if !Enabled || size < MinPooled {
+		return plain(size)
+	}
+	c := classFor(size)
+	if p := take(c); p != nil {
+		if zero {
+			clear(unsafe.Slice((*uint64)(p), c.size/8))
+		}
+		return p
+	}
+	return plain(size)
+}
+
+// plain allocates zeroed memory that the pool does not track.
+func plain(size int) unsafe.Pointer {
+	words := make([]uint64, (size+7)/8)
+	return unsafe.Pointer(unsafe.SliceData(words))
+}
+
+// classSize rounds size up to its class: eight classes per power of two,
+// so at most 1/8 of a buffer is wasted.
+func classSize(size int) int {
+	step := 1 << max(bits.Len(uint(size-1))-4, 3)
+	return (size + step - 1) &^ (step - 1)
+}
+
+func classFor(size int) *class {
+	size = classSize(size)
+	mu.Lock()
+	defer mu.Unlock()
+	c := classes[size]
+	if c == nil {
+		c = &class{size: size}
+		c.finalizer = c.reclaim
+		classes[size] = c
+	}
+	return c
+}
+
+// take returns a tracked buffer of c: a free one, one won back by a
+// collection, or a new one; nil when the class or the pool is full.
+func take(c *class) unsafe.Pointer {
+	mu.Lock()
+	if len(c.free) == 0 && c.out > 0 && mustWait(c) {
+		done := startCollection(true)
+		mu.Unlock()
+		awaitCollection(done, c)
+		mu.Lock()
+	}
+	var p unsafe.Pointer
+	switch {
+	case len(c.free) > 0:
+		hits++
+		last := len(c.free) - 1
+		p = c.free[last].p
+		c.free[last] = freeBuffer{} // the backing array must not keep it alive
+		c.free = c.free[:last]
+	case c.buffers < max(classBudget/c.size, minBuffers) && tracked+c.size <= Limit:
+		p = plain(c.size)
+		tracked += c.size
+		c.buffers++
+		grown++
+	default:
+		mu.Unlock()
+		return nil
+	}
+	c.out++
+	if len(c.free) == 0 && c.out > 1 {
+		// The class has run dry while buffers are out, some of them
+		// probably dead: have the collector look for them while the
+		// caller computes, so that the next call finds one.
+		startCollection(false)
+	}
+	mu.Unlock()
+	runtime.SetFinalizer((*uint64)(p), c.finalizer)
+	return p
+}
+
+// mustWait reports whether one buffer of c is worth more than a collection,
+// so that the caller should wait for one to win a buffer back instead of
+// touching fresh memory; mu is held.
+func mustWait(c *class) bool {
+	if c.skip > 0 {
+		c.skip--
+		return false
+	}
+	return time.Duration(float64(c.size)*coldNanosPerByte) >= gcCost
+}
+
+// A collection is one garbage collection started by the pool; done is
+// closed when it has finished.
+type collection struct{ done chan struct{} }
+
+var (
+	current     *collection // the collection in flight, if any
+	nextAllowed time.Time   // background collections wait until then
+)
+
+// startCollection starts a collection in the background unless one is in
+// flight, and returns the in-flight one. Background collections (urgent
+// false) are rate-limited so that collecting takes at most 1/(1+gcSpacing)
+// of the time; urgent ones, which a caller waits for, are not. mu is held.
+// It returns nil when no collection runs.
+func startCollection(urgent bool) *collection {
+	if current != nil {
+		return current
+	}
+	if !urgent && time.Now().Before(nextAllowed) {
+		return nil
+	}
+	col := &collection{done: make(chan struct{})}
+	current = col
+	go func() {
+		start := time.Now()
+		runtime.GC()
+		took := time.Since(start)
+		mu.Lock()
+		collections++
+		gcCost = (3*gcCost + took) / 4
+		nextAllowed = time.Now().Add(gcSpacing * took)
+		current = nil
+		mu.Unlock()
+		close(col.done)
+	}()
+	return col
+}
+
+// awaitCollection waits for col and for the finalizers it queued to return
+// buffers to c. The runtime keeps the argument of the finalizer it ran last
+// reachable until it runs another one, so the buffer reclaimed last is
+// found dead one collection late; when the first collection returns nothing
+// while two or more buffers are out, a second one looks again. If that
+// returns nothing too, the class backs off, so that a program that keeps
+// its results alive does not wait for collections that cannot help.
+func awaitCollection(col *collection, c *class) {
+	<-col.done
+	if awaitFinalizers(c) {
+		return
+	}
+	mu.Lock()
+	again := c.out >= 2
+	if again {
+		col = startCollection(true)
+	}
+	mu.Unlock()
+	if again {
+		<-col.done
+		if awaitFinalizers(c) {
+			return
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	c.backoff = min(2*c.backoff+1, 1024)
+	c.skip = c.backoff
+}
+
+// awaitFinalizers gives the finalizer goroutine, which runs after a
+// collection, the processor a few times and reports whether c won a buffer
+// back (free, or pending until the next reclaim). A class that did is no
+// longer backed off.
+func awaitFinalizers(c *class) bool {
+	for range 16 {
+		mu.Lock()
+		won := len(c.free) > 0 || pending.c == c
+		if won {
+			c.backoff = 0
+		}
+		mu.Unlock()
+		if won {
+			return true
+		}
+		runtime.Gosched()
+	}
+	return false
+}
+
+// reclaim is the finalizer of a handed-out buffer of c: nothing refers to
+// the buffer any more. It does not go on the free list at once: the
+// runtime's finalizer goroutine keeps the argument of the finalizer it ran
+// last reachable until it runs another one, so a buffer handed out again
+// straight away would look alive to the next collection. It waits in the
+// pending slot until the next reclaim, and only then becomes free.
+func (c *class) reclaim(p *uint64) {
+	mu.Lock()
+	defer mu.Unlock()
+	c.out--
+	if pending.p != nil {
+		pending.c.free = append(pending.c.free, freeBuffer{pending.p, time.Now()})
+	}
+	pending.c, pending.p = c, unsafe.Pointer(p)
+	if !sweeping {
+		sweeping = true
+		time.AfterFunc(idleRelease, releaseIdle)
+	}
+}
+
+// pending is the buffer reclaimed last (see reclaim).
+var pending struct {
+	c *class
+	p unsafe.Pointer
+}
+
+// releaseIdle drops free buffers that waited longer than idleRelease, and
+// schedules itself again while any buffer is free.
+func releaseIdle() {
+	mu.Lock()
+	defer mu.Unlock()
+	cutoff := time.Now().Add(-idleRelease)
+	left := false
+	for _, c := range classes {
+		keep := c.free[:0]
+		for _, f := range c.free {
+			if f.since.After(cutoff) {
+				keep = append(keep, f)
+			} else {
+				tracked -= c.size
+				c.buffers--
+			}
+		}
+		clear(c.free[len(keep):])
+		c.free = keep
+		left = left || len(keep) > 0
+	}
+	sweeping = left
+	if left {
+		time.AfterFunc(idleRelease, releaseIdle)
+	}
+}
+
+// Stats describes the pool for tests and diagnostics.
+type Stats struct {
+	Tracked     int // bytes handed out or free
+	Free        int // free buffers
+	Outstanding int // handed-out buffers not yet returned
+	Hits        int // Get calls served from a free list
+	Grown       int // Get calls that allocated a new tracked buffer
+	Collections int // collections the pool started
+}
+
+// ReadStats returns the pool's current counts.
+func ReadStats() Stats {
+	mu.Lock()
+	defer mu.Unlock()
+	s := Stats{Tracked: tracked, Hits: hits, Grown: grown, Collections: collections}
+	for _, c := range classes {
+		s.Free += len(c.free)
+		s.Outstanding += c.out
+	}
+	return s
+}

@@ -1,0 +1,191 @@
+package storage
+
+import (
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// reset forgets every class, as if no buffer had been handed out.
+func reset() {
+	mu.Lock()
+	defer mu.Unlock()
+	classes = map[int]*class{}
+	tracked, hits, grown, collections = 0, 0, 0, 0
+	pending.c, pending.p = nil, nil
+}
+
+func TestClassSize(t *testing.T) {
+	prev := 0
+	for size := MinPooled; size < 1<<26; size += size/7 + 1 {
+		c := classSize(size)
+		if c < size || c > size+size/8+8 || c%8 != 0 {
+			t.Fatalf("classSize(%d) = %d: want in [size, size·9/8], a multiple of 8", size, c)
+		}
+		if classSize(c) != c {
+			t.Fatalf("classSize(%d) = %d, not a fixed point", c, classSize(c))
+		}
+		if c < prev {
+			t.Fatalf("classSize(%d) = %d below the class of a smaller size (%d)", size, c, prev)
+		}
+		prev = c
+	}
+	for _, tc := range []struct{ size, want int }{
+		{4096, 4096}, {4097, 4608}, {5000, 5120}, {16384, 16384}, {16385, 18432}, {1 << 20, 1 << 20},
+	} {
+		if got := classSize(tc.size); got != tc.want {
+			t.Errorf("classSize(%d) = %d, want %d", tc.size, got, tc.want)
+		}
+	}
+}
+
+// fill writes b to every byte of the size bytes at p.
+func fill(p unsafe.Pointer, size int, b byte) {
+	s := unsafe.Slice((*byte)(p), size)
+	for i := range s {
+		s[i] = b
+	}
+}
+
+// dropAndCollect calls get, lets go of what it returns and collects until
+// the pool has a free buffer, or fails the test after a second.
+func dropAndCollect(t *testing.T, get func()) {
+	t.Helper()
+	get()
+	deadline := time.Now().Add(time.Second)
+	for ReadStats().Free == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no buffer came back: %+v", ReadStats())
+		}
+		// Two buffers go through the pending slot before one is free;
+		// allocate another now and then so that the finalizer goroutine
+		// moves on.
+		get()
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestRecycledBuffersAreZeroedOnRequest(t *testing.T) {
+	reset()
+	const size = 64 << 10
+	dropAndCollect(t, func() { fill(Get(size, false), size, 0xff) })
+	before := ReadStats()
+	p := Get(size, true)
+	if s := ReadStats(); s.Hits != before.Hits+1 {
+		t.Fatalf("Get did not reuse a free buffer: before %+v after %+v", before, s)
+	}
+	for i, b := range unsafe.Slice((*byte)(p), size) {
+		if b != 0 {
+			t.Fatalf("byte %d of a recycled buffer asked zeroed is %#x", i, b)
+		}
+	}
+}
+
+func TestReferencedBufferIsNotRecycled(t *testing.T) {
+	reset()
+	const size = 32 << 10
+	p := Get(size, false)
+	fill(p, size, 0x5a)
+	inner := (*byte)(unsafe.Add(p, size/2)) // a pointer into the middle keeps it alive
+	p = nil
+	for range 4 {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+		q := Get(size, false)
+		lo, hi := uintptr(q), uintptr(q)+size
+		if a := uintptr(unsafe.Pointer(inner)); a >= lo && a < hi {
+			t.Fatal("Get handed out a buffer that is still referenced")
+		}
+		fill(q, size, 0xa5)
+	}
+	if *inner != 0x5a {
+		t.Fatalf("a referenced buffer was overwritten: %#x", *inner)
+	}
+	runtime.KeepAlive(inner)
+}
+
+func TestSmallBuffersAreNotTracked(t *testing.T) {
+	reset()
+	for _, size := range []int{1, 8, MinPooled - 1} {
+		p := Get(size, true)
+		for i, b := range unsafe.Slice((*byte)(p), size) {
+			if b != 0 {
+				t.Fatalf("Get(%d, true): byte %d is %#x", size, i, b)
+			}
+		}
+	}
+	if s := ReadStats(); s.Tracked != 0 || s.Grown != 0 {
+		t.Fatalf("small buffers were tracked: %+v", s)
+	}
+	if Get(0, true) != nil {
+		t.Fatal("Get(0) is not nil")
+	}
+}
+
+// TestKeptBuffersBackOff holds on to every buffer, as a program that
+// collects its results does: the pool must hand out distinct memory and
+// stop collecting after a few fruitless tries.
+func TestKeptBuffersBackOff(t *testing.T) {
+	reset()
+	const size = 4 << 20
+	var kept []unsafe.Pointer
+	seen := map[unsafe.Pointer]bool{}
+	for range 40 {
+		p := Get(size, false)
+		if seen[p] {
+			t.Fatal("a live buffer was handed out twice")
+		}
+		seen[p] = true
+		kept = append(kept, p)
+	}
+	if s := ReadStats(); s.Collections > 12 {
+		t.Fatalf("%d collections for 40 buffers that all stay alive", s.Collections)
+	}
+	runtime.KeepAlive(kept)
+}
+
+// TestConcurrentUse has goroutines take buffers, stamp them, check the
+// stamp after yielding and let them go, while collections run: a buffer
+// handed to two owners at once shows up as a torn stamp.
+func TestConcurrentUse(t *testing.T) {
+	reset()
+	const size = 16 << 10
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				runtime.GC()
+				time.Sleep(200 * time.Microsecond)
+			}
+		}
+	}()
+	for g := range 4 {
+		wg.Add(1)
+		go func(stamp byte) {
+			defer wg.Done()
+			for range 300 {
+				p := Get(size, g%2 == 0)
+				fill(p, size, stamp)
+				runtime.Gosched()
+				for i, b := range unsafe.Slice((*byte)(p), size) {
+					if b != stamp {
+						t.Errorf("byte %d of a buffer owned by %d is %d", i, stamp, b)
+						return
+					}
+				}
+			}
+		}(byte(g + 1))
+	}
+	wg.Wait()
+	close(stop)
+	if s := ReadStats(); s.Hits == 0 {
+		t.Errorf("no buffer was reused in 1200 calls: %+v", s)
+	}
+}
