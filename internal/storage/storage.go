@@ -22,17 +22,21 @@
 // free list instead of letting it go. [Get] takes from that list first.
 //
 // The collector only finds dead buffers when it runs, and a program that
-// reuses pooled buffers allocates little, so collections become rare. When a
-// class has no free buffer but many handed out, Get runs a collection itself
-// if the buffers it may win back are worth more than a collection costs:
-// outstanding bytes × [coldNanosPerByte] against the measured cost of the
-// last collections. A collection that wins nothing backs the class off
-// exponentially, so a program that keeps its results alive does not pay for
-// collections that cannot help.
+// reuses pooled buffers allocates little, so collections would become rare.
+// So when a class runs dry while some of its buffers are out, the pool
+// starts a collection in the background (at most one at a time, spaced so
+// that collecting takes at most a fifth of the time), which refills the
+// class for later calls. When one buffer of the class is worth more than a
+// collection (its size × coldNanosPerByte against the measured cost of
+// recent collections: about 1.5 MB and up on a quiet machine) the caller
+// waits for that collection instead of touching fresh memory. A wait that
+// wins nothing back backs the class off exponentially, so a program that
+// keeps its results alive does not pay for collections that cannot help.
 //
-// Free buffers idle for [idleRelease] are dropped so that the memory returns
-// to the Go heap; at most [Limit] bytes are tracked at once, beyond which Get
-// falls back to plain allocation.
+// Free buffers idle for idleRelease are dropped so that the memory returns
+// to the Go heap; at most [Limit] bytes are tracked at once, and a class
+// tracks at most classBudget bytes (or minBuffers buffers); beyond that
+// Get falls back to plain allocation.
 package storage
 
 import (
@@ -353,19 +357,20 @@ func releaseIdle() {
 
 // Stats describes the pool for tests and diagnostics.
 type Stats struct {
-	Tracked     int // bytes handed out or free
-	Free        int // free buffers
-	Outstanding int // handed-out buffers not yet returned
-	Hits        int // Get calls served from a free list
-	Grown       int // Get calls that allocated a new tracked buffer
-	Collections int // collections the pool started
+	Tracked     int           // bytes handed out or free
+	Free        int           // free buffers
+	Outstanding int           // handed-out buffers not yet returned
+	Hits        int           // Get calls served from a free list
+	Grown       int           // Get calls that allocated a new tracked buffer
+	Collections int           // collections the pool started
+	GCCost      time.Duration // the running estimate of one collection's cost
 }
 
 // ReadStats returns the pool's current counts.
 func ReadStats() Stats {
 	mu.Lock()
 	defer mu.Unlock()
-	s := Stats{Tracked: tracked, Hits: hits, Grown: grown, Collections: collections}
+	s := Stats{Tracked: tracked, Hits: hits, Grown: grown, Collections: collections, GCCost: gcCost}
 	for _, c := range classes {
 		s.Free += len(c.free)
 		s.Outstanding += c.out
