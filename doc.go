@@ -66,6 +66,20 @@
 // [ErrValue], [ErrIndex], [ErrLayout] or [ErrFormat] with errors.Is. [Must]
 // turns errors into panics for scripts and examples.
 //
+// # Memory
+//
+// Results of 4 KiB and more live in memory recycled from results nothing
+// refers to any more (package internal/storage): a loop such as
+// y = Matmul(a, b) gets back the memory of the y it dropped, as NumPy gets it
+// back from malloc, instead of paying page faults and clearing for a fresh
+// allocation each time. A buffer is recycled only after the garbage
+// collector has found no pointer into it, so views, slices and running
+// operations keep theirs. To find dead results the library may start a
+// garbage collection (in the background, or waited for when one buffer
+// costs more to touch afresh than a collection), at most one at a time and
+// backing off when collections win nothing back. Free buffers return to the
+// Go heap after a few idle seconds; at most 1 GiB is kept.
+//
 // # Printing
 //
 // A tensor prints as MegEngine prints it, the body being what NumPy's str
