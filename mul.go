@@ -36,7 +36,7 @@ func Mul(x, y any) (*Tensor, error) {
 	if err != nil {
 		return nil, wrapErr("mul", err)
 	}
-	mulRun(out, a, b, dt, false)
+	mulRun(out, a, b, dt)
 	return out, nil
 }
 
@@ -82,10 +82,10 @@ func MulInto(out *Tensor, x, y any) error {
 		if err != nil {
 			return wrapErr("mul", err)
 		}
-		mulRun(tmp, a, b, dt, false)
+		mulRun(tmp, a, b, dt)
 		return copyInto(out, tmp)
 	}
-	mulRun(out, a, b, dt, true)
+	mulRun(out, a, b, dt)
 	return nil
 }
 
@@ -194,10 +194,8 @@ var runArgsPool = sync.Pool{New: func() any { return new(runArgs) }}
 
 // mulRun computes out = a * b in dtype c; the shapes and dtypes have been
 // checked. out shares no storage with a or b except element for element.
-// given says out came from the caller (MulInto) rather than being just
-// allocated: only then are large broadcast outputs streamed (see
-// streamOutputBytes).
-func mulRun(out, a, b *Tensor, c DType, given bool) {
+// Large broadcast outputs are streamed (see streamOutputBytes).
+func mulRun(out, a, b *Tensor, c DType) {
 	n := out.Size()
 	if n == 0 {
 		return
@@ -211,7 +209,7 @@ func mulRun(out, a, b *Tensor, c DType, given bool) {
 	bases := []unsafe.Pointer{firstElement(out), firstElement(a), firstElement(b)}
 	sizes := []int{out.dtype.Size(), a.dtype.Size(), b.dtype.Size()}
 	newKernel := func() iter.Kernel { return ewise.MulPromoted(c, dts) }
-	if given && dts == [3]dtype.DType{c, c, c} && n*c.Size() >= streamOutputBytes &&
+	if dts == [3]dtype.DType{c, c, c} && n*c.Size() >= streamOutputBytes &&
 		readsInOrder(a, out.shape) && readsInOrder(b, out.shape) {
 		newKernel = func() iter.Kernel { return ewise.MulStreaming(c) }
 	}
@@ -219,15 +217,14 @@ func mulRun(out, a, b *Tensor, c DType, given bool) {
 }
 
 // streamOutputBytes is the output size from which a broadcast multiply
-// into a given output (MulInto) stores it around the cache, run by run:
-// the output is then far larger than the caches and would be evicted
-// before it is read again, and streaming saves reading each line before
-// writing it (MulInto of a 4096x4096 float32 row broadcast, 12.6 -> 6.3
-// ms). Mul does not: its fresh output's pages have just been zeroed,
-// often into the cache, and streaming measured no faster there, even
-// slower (rowbcast4096 42 -> 46 ms at 2 threads). The contiguous path
-// (mulFlat) needs no such choice: its runs are long enough for vec to see.
-// A variable so that tests can shrink it.
+// stores its output around the cache, run by run: the output is then far
+// larger than the caches and would be evicted before it is read again, and
+// streaming saves reading each line before writing it (MulInto of a
+// 4096x4096 float32 row broadcast, 12.6 -> 6.3 ms). Mul's results are
+// recycled, uncleared memory (package storage), so the same holds for them;
+// when Go zeroed every fresh result, streaming into it measured slower. The
+// contiguous path (mulFlat) needs no such choice: its runs are long enough
+// for vec to see. A variable so that tests can shrink it.
 var streamOutputBytes = 16 << 20
 
 // readsInOrder reports whether t, broadcast to shape to, is read in the
