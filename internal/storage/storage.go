@@ -182,7 +182,7 @@ func take(c *class) unsafe.Pointer {
 		p = c.free[last].p
 		c.free[last] = freeBuffer{} // the backing array must not keep it alive
 		c.free = c.free[:last]
-	case c.buffers < max(classBudget/c.size, minBuffers) && tracked+c.size <= Limit:
+	case c.buffers < max(classBudget/c.size, minBuffers) && makeRoom(c.size):
 		p = plain(c.size)
 		tracked += c.size
 		c.buffers++
@@ -201,6 +201,22 @@ func take(c *class) unsafe.Pointer {
 	mu.Unlock()
 	runtime.SetFinalizer((*uint64)(p), c.finalizer)
 	return p
+}
+
+// makeRoom reports whether size more bytes fit under Limit, dropping free
+// buffers of any class, oldest first within a class, to make them fit: a
+// program that has moved on to other shapes needs the room more than the
+// old shapes' idle buffers do. mu is held.
+func makeRoom(size int) bool {
+	for _, c := range classes {
+		for tracked+size > Limit && len(c.free) > 0 {
+			c.free[0] = freeBuffer{}
+			c.free = c.free[1:]
+			c.buffers--
+			tracked -= c.size
+		}
+	}
+	return tracked+size <= Limit
 }
 
 // mustWait reports whether one buffer of c is worth more than a collection,

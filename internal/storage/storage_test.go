@@ -189,3 +189,28 @@ func TestConcurrentUse(t *testing.T) {
 		t.Errorf("no buffer was reused in 1200 calls: %+v", s)
 	}
 }
+
+// TestLimitEvictsIdleBuffers fills the pool with free buffers of one size
+// and then asks for another: the idle buffers make room under Limit.
+func TestLimitEvictsIdleBuffers(t *testing.T) {
+	reset()
+	old := Limit
+	defer func() { Limit = old }()
+	const size = 1 << 20
+	Limit = 3 * size
+	dropAndCollect(t, func() { Get(size, false) })
+	if s := ReadStats(); s.Tracked > Limit {
+		t.Fatalf("tracking %d bytes over the limit of %d", s.Tracked, Limit)
+	}
+	before := ReadStats()
+	for range 3 {
+		defer runtime.KeepAlive(Get(2*size, false))
+	}
+	after := ReadStats()
+	if after.Grown-before.Grown < 1 || after.Tracked > Limit {
+		t.Fatalf("the new size did not get room under the limit: before %+v after %+v", before, after)
+	}
+	if after.Free >= before.Free {
+		t.Fatalf("no idle buffer was dropped: before %+v after %+v", before, after)
+	}
+}
