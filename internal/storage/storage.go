@@ -195,8 +195,10 @@ func take(c *class) unsafe.Pointer {
 	if len(c.free) == 0 && c.out > 1 {
 		// The class has run dry while buffers are out, some of them
 		// probably dead: have the collector look for them while the
-		// caller computes, so that the next call finds one.
-		startCollection(false)
+		// caller computes, so that the next call finds one. For a class
+		// whose next call would wait for a collection anyway, start it
+		// now whatever the spacing: it overlaps this call's work instead.
+		startCollection(worthOneCollection(c))
 	}
 	mu.Unlock()
 	runtime.SetFinalizer((*uint64)(p), c.finalizer)
@@ -227,6 +229,12 @@ func mustWait(c *class) bool {
 		c.skip--
 		return false
 	}
+	return worthOneCollection(c)
+}
+
+// worthOneCollection reports whether touching one fresh buffer of c costs
+// more than a collection; mu is held.
+func worthOneCollection(c *class) bool {
 	return time.Duration(float64(c.size)*coldNanosPerByte) >= gcCost
 }
 
