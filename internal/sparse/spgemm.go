@@ -6,7 +6,6 @@ import (
 	mathbits "math/bits"
 	"slices"
 	"sync"
-	"unsafe"
 )
 
 // denseAccumulatorMin is the column count up to which SpGEMM always uses a
@@ -61,158 +60,6 @@ func countProducts[T Number](a, b *CSR[T], threads int) []int64 {
 	}
 	return products
 }
-
-// spgemmPlaced computes a·b with dense accumulators that write each row
-// straight to its final place in the result, which is allocated once and
-// never cleared, and for two threads never moved: the result is the
-// largest array SpGEMM touches, often several times the inputs, and every
-// extra pass over it costs about as much as computing it.
-//
-// The arrays have room for every product, which bounds the entries. The
-// chunks of rows go in pairs that meet at the product bound between them:
-// the first of a pair computes its rows last to first and stores them
-// downwards, ending at the bound, the second upwards from it. A scatter
-// tells a row's entry count before its entries are written, so rows
-// stored downwards land in place too. The pair's entries are then
-// contiguous, and only the gaps between pairs (for three threads or more)
-// need closing.
-func spgemmPlaced[T Number](a, b *CSR[T], products []int64, threads int) *CSR[T] {
-	m := a.Rows
-	bounds := splitRows(m, threads, func(i int) int64 { return products[i] + int64(i) })
-	chunks := len(bounds) - 1
-	cols, vals := uninitialized[int64](int(products[m])), uninitialized[T](int(products[m]))
-	// at[i] is where row i starts in cols and vals; segment s, the entries
-	// of pair s, ends at ends[s].
-	at := make([]int64, m+1)
-	ends := make([]int64, (chunks+1)/2)
-	runChunks(bounds, func(t, lo, hi int) {
-		switch {
-		case t%2 == 0 && t+1 < chunks:
-			placeRowsDown(a, b, lo, hi, products, products[hi], cols, vals, at)
-		default:
-			ends[t/2] = placeRowsUp(a, b, lo, hi, products, products[lo], cols, vals, at)
-		}
-	})
-	// Close the gaps: segment s moves left by shifts[s].
-	base, dest := at[0], at[0]
-	shifts := make([]int64, len(ends))
-	for s, end := range ends {
-		from := at[bounds[2*s]]
-		shifts[s] = from - dest
-		shiftLeft(cols, from, dest, end-from, chunks)
-		shiftLeft(vals, from, dest, end-from, chunks)
-		dest += end - from
-	}
-	rowPtr := at
-	for s := range ends {
-		lo, hi := bounds[2*s], bounds[min(2*s+2, chunks)]
-		for i := lo; i < hi; i++ {
-			rowPtr[i] -= base + shifts[s]
-		}
-	}
-	nnz := dest - base
-	rowPtr[m] = nnz
-	return &CSR[T]{Rows: m, Cols: b.Cols, RowPtr: rowPtr,
-		ColIdx: cols[base : base+nnz : base+nnz], Values: vals[base : base+nnz : base+nnz], Sorted: true}
-}
-
-// placeRowsUp computes rows [lo, hi) of a·b into cols and vals from
-// position pos upwards (products[i] counts the multiplications of rows
-// [0, i)), stores where each row i starts in at[i], and
-// returns the position after the rows.
-func placeRowsUp[T Number](a, b *CSR[T], lo, hi int, products []int64, pos int64, cols []int64, vals []T, at []int64) int64 {
-	acc := getDenseAccumulator[T](b.Cols)
-	defer denseAccumulators.Put(acc)
-	pre := newRowPrefetcher(a, b)
-	pre.rows(lo, min(lo+spgemmLookahead, hi))
-	for i := lo; i < hi; i++ {
-		if ahead := i + spgemmLookahead; ahead < hi {
-			pre.rows(ahead, ahead+1)
-		}
-		n := int64(acc.add(a, b, i, products[i+1]-products[i]))
-		acc.emit(cols[pos:pos+n], vals[pos:pos+n])
-		at[i] = pos
-		pos += n
-	}
-	return pos
-}
-
-// placeRowsDown computes rows [lo, hi) of a·b into cols and vals, last row
-// first, ending at position end, and stores where each row i starts in
-// at[i].
-func placeRowsDown[T Number](a, b *CSR[T], lo, hi int, products []int64, end int64, cols []int64, vals []T, at []int64) {
-	acc := getDenseAccumulator[T](b.Cols)
-	defer denseAccumulators.Put(acc)
-	pre := newRowPrefetcher(a, b)
-	pre.rows(max(hi-spgemmLookahead, lo), hi)
-	pos := end
-	for i := hi - 1; i >= lo; i-- {
-		if ahead := i - spgemmLookahead; ahead >= lo {
-			pre.rows(ahead, ahead+1)
-		}
-		n := int64(acc.add(a, b, i, products[i+1]-products[i]))
-		pos -= n
-		acc.emit(cols[pos:pos+n], vals[pos:pos+n])
-		at[i] = pos
-	}
-}
-
-// rowPrefetcher asks the cache for the rows of b that rows of a will
-// multiply (see prefetchRows).
-type rowPrefetcher[T Number] struct {
-	a, b    *CSR[T]
-	bVals   unsafe.Pointer
-	valSize uintptr
-}
-
-func newRowPrefetcher[T Number](a, b *CSR[T]) rowPrefetcher[T] {
-	var zero T
-	return rowPrefetcher[T]{a: a, b: b, bVals: unsafe.Pointer(unsafe.SliceData(b.Values)), valSize: unsafe.Sizeof(zero)}
-}
-
-// rows prefetches the rows of b that rows [lo, hi) of a multiply.
-func (p rowPrefetcher[T]) rows(lo, hi int) {
-	if lo < hi {
-		prefetchRows(p.b.RowPtr, p.b.ColIdx, p.bVals, p.valSize, p.a.ColIdx[p.a.RowPtr[lo]:p.a.RowPtr[hi]])
-	}
-}
-
-// shiftLeft moves buf[from:from+n] to buf[to:to+n], to ≤ from, in up to
-// threads pieces at once. The pieces must not race: piece k writes over
-// the last from-to elements of piece k-1's source, so those are saved
-// first and piece k-1 takes them from the copy.
-func shiftLeft[E any](buf []E, from, to, n int64, threads int) {
-	d := from - to
-	pieces := max(1, min(int64(threads), n/minShiftPiece))
-	if d == 0 || pieces == 1 || n/pieces < d {
-		copy(buf[to:to+n], buf[from:from+n])
-		return
-	}
-	bounds := make([]int, pieces+1)
-	for k := range bounds {
-		bounds[k] = int(from + int64(k)*n/pieces)
-	}
-	// tails[k] holds the source elements of piece k that piece k+1
-	// overwrites.
-	tails := make([][]E, pieces-1)
-	for k := range tails {
-		end := int64(bounds[k+1])
-		tails[k] = slices.Clone(buf[end-d : end])
-	}
-	runChunks(bounds, func(k, lo, hi int) {
-		l, h := int64(lo), int64(hi)
-		if k == len(tails) {
-			copy(buf[l-d:h-d], buf[l:h])
-			return
-		}
-		copy(buf[l-d:h-2*d], buf[l:h-d])
-		copy(buf[h-2*d:h-d], tails[k])
-	})
-}
-
-// minShiftPiece is the number of elements below which a move is not
-// worth a goroutine. A variable so that tests can split small moves.
-var minShiftPiece int64 = 1 << 15
 
 // spgemmGrown computes a·b for the cases spgemmPlaced leaves: each chunk
 // of bounds appends its rows to buffers of its own, grown as needed, which
@@ -354,32 +201,54 @@ func (acc *denseAccumulator[T]) emit(cols []int64, vals []T) {
 // returns how many columns it reached; when list is not nil, it also
 // stores those columns in list in the order reached.
 func (acc *denseAccumulator[T]) scatter(a, b *CSR[T], i int, list []int64) int {
+	if list != nil {
+		return acc.scatterListing(a, b, i, list)
+	}
 	sums, seen, words := acc.sums, acc.seen, acc.words
-	bPtr, bCols, bVals := b.RowPtr, b.ColIdx, b.Values
 	aLo, aHi := a.RowPtr[i], a.RowPtr[i+1]
 	aCols, aVals := a.ColIdx[aLo:aHi], a.Values[aLo:aHi]
 	aVals = aVals[:len(aCols)]
-	listing := list != nil
 	var zero T
 	n := 0
 	for p, k := range aCols {
 		av := aVals[p]
-		bLo, bHi := bPtr[k], bPtr[k+1]
-		rowCols, rowVals := bCols[bLo:bHi], bVals[bLo:bHi]
+		bLo, bHi := b.RowPtr[k], b.RowPtr[k+1]
+		rowCols, rowVals := b.ColIdx[bLo:bHi], b.Values[bLo:bHi]
 		rowVals = rowVals[:len(rowCols)]
 		for q, j := range rowCols {
-			prod := av * rowVals[q]
+			w := uint64(j) >> 6
+			old := seen[w]
+			if old>>(j&63)&1 == 0 {
+				seen[w] = old | 1<<(j&63)
+				words[w>>6] |= 1 << (w & 63)
+				sums[j] = zero + av*rowVals[q] // sums start at +0
+				n++
+			} else {
+				sums[j] += av * rowVals[q]
+			}
+		}
+	}
+	return n
+}
+
+// scatterListing is scatter that also lists the columns reached.
+func (acc *denseAccumulator[T]) scatterListing(a, b *CSR[T], i int, list []int64) int {
+	sums, seen, words := acc.sums, acc.seen, acc.words
+	var zero T
+	n := 0
+	for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
+		av, k := a.Values[p], a.ColIdx[p]
+		for q := b.RowPtr[k]; q < b.RowPtr[k+1]; q++ {
+			j := b.ColIdx[q]
 			w, bit := uint64(j)>>6, uint64(1)<<(j&63)
 			if seen[w]&bit == 0 {
 				seen[w] |= bit
 				words[w>>6] |= 1 << (w & 63)
-				sums[j] = zero + prod // sums start at +0
-				if listing {
-					list[n] = j
-				}
+				sums[j] = zero + av*b.Values[q]
+				list[n] = j
 				n++
 			} else {
-				sums[j] += prod
+				sums[j] += av * b.Values[q]
 			}
 		}
 	}
@@ -389,21 +258,27 @@ func (acc *denseAccumulator[T]) scatter(a, b *CSR[T], i int, list []int64) int {
 // gather writes the columns the bitmaps flag, ascending, to cols and their
 // sums to vals, clears the bitmaps and returns the count.
 func (acc *denseAccumulator[T]) gather(cols []int64, vals []T) int {
-	sums, seen, words := acc.sums, acc.seen, acc.words
-	vals = vals[:len(cols)]
+	seen, words := acc.seen, acc.words
 	x := 0
 	for s, ws := range words {
 		for ; ws != 0; ws &= ws - 1 {
 			w := s<<6 + mathbits.TrailingZeros64(ws)
 			bits := seen[w]
 			seen[w] = 0
+			base := int64(w) << 6
 			for ; bits != 0; bits &= bits - 1 {
-				j := w<<6 + mathbits.TrailingZeros64(bits)
-				cols[x], vals[x] = int64(j), sums[j]
+				cols[x] = base + int64(mathbits.TrailingZeros64(bits))
 				x++
 			}
 		}
 		words[s] = 0
+	}
+	// A second loop for the values keeps the first one's variables in
+	// registers.
+	sums := acc.sums
+	vals = vals[:x]
+	for y, j := range cols[:x] {
+		vals[y] = sums[j]
 	}
 	return x
 }

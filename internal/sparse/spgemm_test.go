@@ -40,8 +40,8 @@ func TestShiftLeft(t *testing.T) {
 // cancelling products on 1 to 5 threads, split however small, and
 // requires identical results.
 func TestSpGEMMThreadsBitIdentical(t *testing.T) {
-	defer func(old int64) { minWorkPerThread = old }(minWorkPerThread)
-	minWorkPerThread = 1
+	defer func(old int64, block int) { minWorkPerThread, placeBlock = old, block }(minWorkPerThread, placeBlock)
+	minWorkPerThread, placeBlock = 1, 1
 	rng := rand.New(rand.NewPCG(5, 6))
 	random := func(rows, cols, nnz int) *CSR[float64] {
 		r, c, v := make([]int64, nnz), make([]int64, nnz), make([]float64, nnz)
@@ -63,6 +63,40 @@ func TestSpGEMMThreadsBitIdentical(t *testing.T) {
 			got := SpGEMM(a, b, threads)
 			if !slices.Equal(got.RowPtr, want.RowPtr) || !slices.Equal(got.ColIdx, want.ColIdx) || !sameBits(got.Values, want.Values) {
 				t.Fatalf("size %d: %d threads differ from 1", size, threads)
+			}
+		}
+	}
+}
+
+// TestSpGEMMHelpers runs the chunks of the placed product one after the
+// other, in several orders, so that the chunk run first in each pair
+// computes its partner's half too, and those rows must be moved into
+// place; the results must equal those of one thread. (Other tests run
+// the threads at once, with single-row blocks, for partial help.)
+func TestSpGEMMHelpers(t *testing.T) {
+	defer func(old int64, sched func([]int, func(t, lo, hi int))) {
+		minWorkPerThread, placeSchedule = old, sched
+	}(minWorkPerThread, placeSchedule)
+	minWorkPerThread = 1
+	rng := rand.New(rand.NewPCG(9, 10))
+	gen := func(r *rand.Rand) float64 { return float64(r.IntN(7) - 3) }
+	for _, size := range []int{3, 40, 300} {
+		a := randomCOO(rng, size, size, 5*size, gen).ToCSR()
+		b := randomCOO(rng, size, size, 5*size, gen).ToCSR()
+		want := SpGEMM(a, b, 1)
+		for threads := 2; threads <= 4; threads++ {
+			for _, order := range [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {1, 0, 3, 2}, {1, 3, 0, 2}} {
+				placeSchedule = func(bounds []int, work func(t, lo, hi int)) {
+					for _, t := range order {
+						if t < len(bounds)-1 {
+							work(t, bounds[t], bounds[t+1])
+						}
+					}
+				}
+				got := SpGEMM(a, b, threads)
+				if !slices.Equal(got.RowPtr, want.RowPtr) || !slices.Equal(got.ColIdx, want.ColIdx) || !sameBits(got.Values, want.Values) {
+					t.Fatalf("size %d threads %d order %v: differs from 1 thread", size, threads, order)
+				}
 			}
 		}
 	}
