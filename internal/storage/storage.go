@@ -59,8 +59,8 @@ const classBudget = 64 << 20
 
 // coldNanosPerByte is what touching a buffer that is not resident costs,
 // the low end of what we measured here (1.4 µs per 4 KiB page fault plus
-// zeroing). A forced collection pays off when it may recover more than its
-// cost at this rate.
+// zeroing). A caller waits for a collection rather than take fresh memory
+// when one buffer costs more than a collection at this rate.
 const coldNanosPerByte = 0.35
 
 // minBuffers is the fewest buffers a class may track whatever their size:
@@ -129,13 +129,14 @@ func Get(size int, zero bool) unsafe.Pointer {
 		return plain(size)
 	}
 	c := classFor(size)
-	if p := take(c); p != nil {
-		if zero {
-			clear(unsafe.Slice((*uint64)(p), c.size/8))
-		}
-		return p
+	p, recycled := take(c)
+	if p == nil {
+		return plain(size)
 	}
-	return plain(size)
+	if zero && recycled {
+		clear(unsafe.Slice((*uint64)(p), c.size/8))
+	}
+	return p
 }
 
 // plain allocates zeroed memory that the pool does not track.
@@ -165,8 +166,9 @@ func classFor(size int) *class {
 }
 
 // take returns a tracked buffer of c: a free one, one won back by a
-// collection, or a new one; nil when the class or the pool is full.
-func take(c *class) unsafe.Pointer {
+// collection (recycled), or a new, zeroed one; nil when the class or the
+// pool is full.
+func take(c *class) (p unsafe.Pointer, recycled bool) {
 	mu.Lock()
 	if len(c.free) == 0 && c.out > 0 && mustWait(c) {
 		done := startCollection(true)
@@ -174,10 +176,10 @@ func take(c *class) unsafe.Pointer {
 		awaitCollection(done, c)
 		mu.Lock()
 	}
-	var p unsafe.Pointer
 	switch {
 	case len(c.free) > 0:
 		hits++
+		recycled = true
 		last := len(c.free) - 1
 		p = c.free[last].p
 		c.free[last] = freeBuffer{} // the backing array must not keep it alive
@@ -189,7 +191,7 @@ func take(c *class) unsafe.Pointer {
 		grown++
 	default:
 		mu.Unlock()
-		return nil
+		return nil, false
 	}
 	c.out++
 	if len(c.free) == 0 && c.out > 1 {
@@ -202,7 +204,7 @@ func take(c *class) unsafe.Pointer {
 	}
 	mu.Unlock()
 	runtime.SetFinalizer((*uint64)(p), c.finalizer)
-	return p
+	return p, recycled
 }
 
 // makeRoom reports whether size more bytes fit under Limit, dropping free
