@@ -17,6 +17,11 @@ func checkSmall[T Elem](t *testing.T, name string, small smallKernel[T], width i
 			k = 40 + rng.IntN(30)
 		}
 		batch := 1 + rng.IntN(4)
+		if trial%3 == 0 {
+			// Longer than the assembly's prefetch distance, so that it
+			// prefetches matrices ahead as well as clamping at the end.
+			batch = 9 + rng.IntN(12)
+		}
 		gen := func(n int) []T { return fill[T](rng, n, true) }
 		al := layout(rng.IntN(int(numLayouts)))
 		// One array per operand holding the whole batch.

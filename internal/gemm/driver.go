@@ -96,10 +96,18 @@ func (j *job[T]) parallel(threads int) {
 // split computes C's rectangles on threads goroutines. The closures capture
 // a copy of the job, so that only this (multi-goroutine) path moves a job
 // to the heap and a one-goroutine product allocates nothing.
+//
+// A wide C is cut into one column range per goroutine: each range packs its
+// own part of B, but every range reads all of A again, and narrower ranges
+// reuse each A sliver on fewer tiles (measured at 256³ float32 on two
+// threads: 133 µs with one range per goroutine, 143 µs with two or four).
+// A tall C is cut into partsPerThread row ranges per goroutine, which only
+// repeat the packing of B, small beside the rows. Ranges are claimed
+// dynamically either way, so one a helper is late for goes to the caller.
 func (j *job[T]) split(threads int) {
 	jc := *j
 	if jc.n >= jc.m {
-		split(jc.n, jc.kern.nr, threads, func(j0, j1 int) { jc.runPooled(0, jc.m, j0, j1) })
+		splitParts(jc.n, jc.kern.nr, threads, threads, func(j0, j1 int) { jc.runPooled(0, jc.m, j0, j1) })
 	} else {
 		split(jc.m, jc.kern.mr, threads, func(i0, i1 int) { jc.runPooled(i0, i1, 0, jc.n) })
 	}

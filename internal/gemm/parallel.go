@@ -47,6 +47,7 @@ const partsPerThread = 4
 // task is one parallel loop: parts calls of f, claimed through next, by
 // the caller and at most helpers helpers.
 type task struct {
+	id      uint64 // distinguishes tasks without keeping old ones reachable
 	f       func(part int)
 	parts   int64
 	helpers int64
@@ -82,6 +83,7 @@ func (t *task) join() {
 // nothing to claim.
 var helpers struct {
 	offer    atomic.Pointer[task]
+	lastID   atomic.Uint64
 	sleeping atomic.Int64  // helpers blocked (or about to block) on wake
 	wake     chan struct{} // tokens for blocked helpers
 	mu       sync.Mutex
@@ -106,12 +108,12 @@ func ensureHelpers(n int) {
 // helperLoop joins offered tasks forever: it polls for a new offer for
 // helperSpin after the last one, then blocks until a caller wakes it.
 func helperLoop() {
-	var last *task
+	var last uint64 // the id of the last task joined
 	for {
 		start := time.Now()
 		for time.Since(start) < helperSpin {
-			if t := helpers.offer.Load(); t != nil && t != last {
-				last = t
+			if t := helpers.offer.Load(); t != nil && t.id != last {
+				last = t.id
 				t.join()
 				start = time.Now()
 				continue
@@ -121,7 +123,7 @@ func helperLoop() {
 		// Announce the sleep before the last look at the offer: a caller
 		// that offers after that look sees the count and sends a token.
 		helpers.sleeping.Add(1)
-		if t := helpers.offer.Load(); t == nil || t == last {
+		if t := helpers.offer.Load(); t == nil || t.id == last {
 			<-helpers.wake
 		}
 		helpers.sleeping.Add(-1)
@@ -138,7 +140,7 @@ func parallelFor(parts, threads int, f func(part int)) {
 		}
 		return
 	}
-	t := &task{f: f, parts: int64(parts), helpers: int64(wanted), fin: make(chan struct{})}
+	t := &task{id: helpers.lastID.Add(1), f: f, parts: int64(parts), helpers: int64(wanted), fin: make(chan struct{})}
 	ensureHelpers(wanted)
 	helpers.offer.Store(t)
 	for range min(helpers.sleeping.Load(), int64(wanted)) {
