@@ -272,8 +272,11 @@ func (p rowPrefetcher[T]) rows(lo, hi int) {
 // first and piece k-1 takes them from the copy.
 func shiftLeft[E any](buf []E, from, to, n int64, threads int) {
 	d := from - to
+	if d == 0 {
+		return // copy would still read and write every element
+	}
 	pieces := max(1, min(int64(threads), n/minShiftPiece))
-	if d == 0 || pieces == 1 || n/pieces < d {
+	if pieces == 1 || n/pieces < d {
 		copy(buf[to:to+n], buf[from:from+n])
 		return
 	}
