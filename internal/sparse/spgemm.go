@@ -20,8 +20,9 @@ const denseAccumulatorMin = 1 << 16
 // cancel to zero (as PyTorch keeps them; SciPy drops exact-zero sums);
 // each element is +0 plus its products added in the order of a's row i,
 // then of b's row within it, so results are identical for every thread
-// count. Work is split over rows of a by their number of products;
-// threads ≤ 1 runs on the calling goroutine.
+// count. Work is split over rows of a by their number of products, and a
+// thread that finishes early takes over rows of another; threads ≤ 1
+// runs on the calling goroutine.
 // Mismatched inner sizes panic: callers check them.
 func SpGEMM[T Number](a, b *CSR[T], threads int) *CSR[T] {
 	if a.Cols != b.Rows {
@@ -35,7 +36,7 @@ func SpGEMM[T Number](a, b *CSR[T], threads int) *CSR[T] {
 	// product: only when the products, which bound the entries, are in
 	// proportion to the inputs.
 	if dense && total <= 8*int64(a.Nnz()+b.Nnz())+1024 {
-		return spgemmPlaced(a, b, products, chunks)
+		return spgemmPlaced(a, b, products, bounds)
 	}
 	return spgemmGrown(a, b, products, bounds, dense)
 }

@@ -16,10 +16,10 @@ import (
 // i may take the positions [products[i], products[i+1]). The chunks of
 // rows go in pairs (a placedPair) that meet at the product bound between
 // them, so that the pair's entries end up contiguous; only the gaps
-// between pairs, for three threads or more, need closing.
-func spgemmPlaced[T Number](a, b *CSR[T], products []int64, threads int) *CSR[T] {
+// between pairs, for three threads or more, need closing. bounds are the
+// chunks' first rows, then a.Rows.
+func spgemmPlaced[T Number](a, b *CSR[T], products []int64, bounds []int) *CSR[T] {
 	m := a.Rows
-	bounds := splitRows(m, threads, func(i int) int64 { return products[i] + int64(i) })
 	chunks := len(bounds) - 1
 	p := &placer[T]{a: a, b: b, products: products, at: make([]int64, m+1)}
 	p.cols, p.vals = uninitialized[int64](int(products[m])), uninitialized[T](int(products[m]))
