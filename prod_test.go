@@ -546,11 +546,12 @@ func TestProdTwoStage(t *testing.T) {
 		axes        []int
 		blockElems  int
 	}{
-		{[]int{64, 48, 40}, []int{0, 1, 2}, []int{0, 2}, 3 * 48 * 40},  // 22 blocks of 3 slabs
-		{[]int{30, 20, 33}, []int{0, 1, 2}, []int{0, 2}, 1 << 20},      // one block
-		{[]int{7, 9, 16, 24}, []int{0, 1, 2, 3}, []int{0, 1, 3}, 200},  // two outer dimensions
-		{[]int{50, 40, 35}, []int{2, 1, 0}, []int{0, 2}, 5 * 40 * 35},  // transposed: reduce the outer and inner of memory
-		{[]int{40, 6, 5, 70}, []int{3, 0, 2, 1}, []int{0, 1, 3}, 1000}, // permuted: outer dimensions 1 and 3, inner 0
+		{[]int{64, 48, 40}, []int{0, 1, 2}, []int{0, 2}, 3 * 48 * 40},   // 22 blocks of 3 slabs
+		{[]int{30, 20, 33}, []int{0, 1, 2}, []int{0, 2}, 1 << 20},       // one block
+		{[]int{7, 9, 16, 24}, []int{0, 1, 2, 3}, []int{0, 1, 3}, 200},   // two outer dimensions
+		{[]int{50, 40, 35}, []int{2, 1, 0}, []int{0, 2}, 5 * 40 * 35},   // transposed: reduce the outer and inner of memory
+		{[]int{40, 6, 5, 70}, []int{3, 0, 2, 1}, []int{0, 1, 3}, 1000},  // permuted: outer dimensions 1 and 3, inner 0
+		{[]int{20, 30, 200}, []int{0, 1, 2}, []int{0, 2}, 2 * 30 * 200}, // runs of 200, blocks of 2 slabs
 	} {
 		for _, dt := range []DType{Float32, Float64, Float16, Int32} {
 			base := mpRandom(rng, dt, c.shape...)
@@ -566,10 +567,12 @@ func TestProdTwoStage(t *testing.T) {
 				x.strides[0] = -x.strides[0]
 			}
 			mask := make([]bool, len(x.shape))
+			outputs := x.Size()
 			for _, a := range c.axes {
 				mask[a] = true
+				outputs /= x.shape[a]
 			}
-			if outer, _ := prodOuterDims(x, mask, x.Size()); outer == nil {
+			if outer, _ := prodOuterDims(x, mask, outputs); outer == nil {
 				t.Fatalf("%v %+v: not a two-stage reduction", dt, c)
 			}
 			prodBlockElems = c.blockElems
