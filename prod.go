@@ -329,9 +329,10 @@ const prodTwoStageMax = 1 << 16
 // is when x's fastest-moving dimension is reduced, so that the direct walk
 // would reduce many runs of it one at a time, each into one accumulator;
 // some reduced dimensions lie outside every kept one in memory (these are
-// the first stage's); and m is at most prodTwoStageMax. Complex products
-// keep the direct walk, whose rule for an accumulator of exactly 1 (see
-// ewise.Prod) is stated per element of x.
+// the first stage's) and multiply to 4 or more (the second stage reads all
+// m intermediates once per block); and m is at most prodTwoStageMax.
+// Complex products keep the direct walk, whose rule for an accumulator of
+// exactly 1 (see ewise.Prod) is stated per element of x.
 func prodOuterDims(x *Tensor, mask []bool, n int) (outer []bool, m int) {
 	if n < 2 || x.dtype.IsComplex() {
 		return nil, 0
@@ -360,7 +361,9 @@ func prodOuterDims(x *Tensor, mask []bool, n int) (outer []bool, m int) {
 			m /= d
 		}
 	}
-	if m == x.Size() || m > prodTwoStageMax {
+	// The second stage reads all m intermediates once per block: worth it
+	// when the outer dimensions multiply to 4 or more.
+	if x.Size() < 4*m || m > prodTwoStageMax {
 		return nil, 0
 	}
 	return outer, m
