@@ -18,8 +18,8 @@ func checkSmall[T Elem](t *testing.T, name string, small smallKernel[T], width i
 		}
 		batch := 1 + rng.IntN(4)
 		if trial%3 == 0 {
-			// Longer than the assembly's prefetch distance, so that it
-			// prefetches matrices ahead as well as clamping at the end.
+			// Long enough that the kernel's loop over the batch runs many
+			// times with C's gaps checked between every pair of matrices.
 			batch = 9 + rng.IntN(12)
 		}
 		gen := func(n int) []T { return fill[T](rng, n, true) }

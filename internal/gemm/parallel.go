@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,19 +13,21 @@ import (
 // which part changes no bit of the result.
 //
 // The other goroutines are long-lived helpers that poll for work rather
-// than goroutines started (or woken) per call, because on this kind of
-// machine a readied goroutine typically starts running on the idle core
-// only after about 100 µs (measured: a goroutine started beside 100 µs of
-// work ran after the work had finished, on the caller's core; the runtime's
-// wake-up of the idle P is what is slow, an OS thread wakes in 3 µs), so a
-// 256³ product ran on one core. A helper that has just worked keeps polling
-// for the next task for helperSpin before it blocks, and a caller waiting
-// for the helpers' last parts polls too instead of blocking, so products
-// issued back to back start on every core at once and nothing has to be
-// woken. Claiming parts dynamically covers the rest: a helper that arrives
-// late (it was blocked, or another process has its core) only means that
-// the caller computes more of the parts itself; the caller never waits for a
-// part nobody has started.
+// than goroutines started (or woken) per call, because here a readied
+// goroutine typically starts running on the idle core only after 80 µs or
+// more (measured: a goroutine started beside 100 µs of work ran after the
+// work had finished, on the caller's core, so a 256³ product ran on one
+// core). The runtime queues a readied goroutine to run next on the P that
+// readied it, and another P steals it from there only after a usleep(3),
+// which Linux timer slack stretches to ~50 µs, on top of waking that P's
+// thread. A helper that has just worked keeps polling for the next task for
+// helperSpin before it blocks, and a caller waiting for the helpers' last
+// parts polls for a while too, so products issued back to back start on
+// every core at once and nothing has to be woken. Claiming parts
+// dynamically covers the rest: a helper that arrives late (it was blocked,
+// or another process has its core) only means that the caller computes
+// more of the parts itself; the caller never waits for a part nobody has
+// started.
 
 // helperSpin is how long an idle helper keeps polling for work before it
 // blocks: longer than the ~100 µs wake-up it saves, short enough that a
@@ -32,10 +35,12 @@ import (
 const helperSpin = 200 * time.Microsecond
 
 // callerSpin is how long a caller polls for the helpers' last parts before
-// it blocks: a part of a product that is worth splitting takes tens of
-// microseconds to milliseconds, and blocking would make the next product
-// pay the wake-up again.
-const callerSpin = 2 * time.Millisecond
+// it blocks. When every goroutine has a core the parts end within
+// microseconds of each other and polling saves a wake-up; when the machine
+// is oversubscribed a helper may be descheduled for a whole time slice, and
+// a caller that kept polling would take CPU from it (or from whoever else
+// needs it).
+const callerSpin = 50 * time.Microsecond
 
 // partsPerThread is how many parts split cuts a range into per goroutine:
 // enough that a goroutine that starts late or runs on a busy core hands
@@ -67,6 +72,12 @@ func (t *task) work() {
 		t.f(int(i))
 		if t.done.Add(1) == t.parts {
 			close(t.fin)
+			// A caller blocked on fin is now queued to run next on this
+			// P, where another P would steal it only after a back-off
+			// (see above); yielding runs it here at once, and this
+			// goroutine moves to the global queue, which idle Ps take
+			// from without delay.
+			runtime.Gosched()
 		}
 	}
 }
