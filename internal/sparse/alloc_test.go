@@ -4,9 +4,11 @@ import (
 	"runtime"
 	"testing"
 	"unsafe"
+
+	"github.com/tensor-go/tensor/internal/storage"
 )
 
-// TestUninitialized checks that slices below and above the threshold have
+// TestUninitialized checks that slices below and above the pooled size have
 // the asked length, are aligned for their element type and hold what is
 // written to them, also after a garbage collection has had the chance to
 // reclaim a wrongly untracked array.
@@ -19,7 +21,7 @@ func TestUninitialized(t *testing.T) {
 func testUninitialized[E int8 | int64 | float32 | float64](t *testing.T) {
 	var e E
 	size := int(unsafe.Sizeof(e))
-	for _, n := range []int{0, 1, minUninitialized/size - 1, minUninitialized / size, 3*minUninitialized/size + 5} {
+	for _, n := range []int{0, 1, storage.MinPooled/size - 1, storage.MinPooled / size, 3*storage.MinPooled/size + 5, 1 << 20} {
 		s := uninitialized[E](n)
 		if len(s) != n {
 			t.Fatalf("%T n=%d: len %d", e, n, len(s))
