@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Threading. A product is cut into more parts than goroutines, and the
-// goroutines claim parts from a shared counter until none are left, the
+// Threading. A product is cut into parts, at least one per goroutine, and
+// the goroutines claim parts from a shared counter until none are left, the
 // caller's goroutine among them. The parts never split K, so who computes
 // which part changes no bit of the result.
 //
@@ -62,8 +62,9 @@ type task struct {
 	fin     chan struct{}
 }
 
-// work claims and runs parts until none are left.
-func (t *task) work() {
+// work claims and runs parts until none are left. A helper passes
+// handOff, a caller does not (see below).
+func (t *task) work(handOff bool) {
 	for {
 		i := t.next.Add(1) - 1
 		if i >= t.parts {
@@ -72,12 +73,14 @@ func (t *task) work() {
 		t.f(int(i))
 		if t.done.Add(1) == t.parts {
 			close(t.fin)
-			// A caller blocked on fin is now queued to run next on this
-			// P, where another P would steal it only after a back-off
-			// (see above); yielding runs it here at once, and this
-			// goroutine moves to the global queue, which idle Ps take
-			// from without delay.
-			runtime.Gosched()
+			if handOff {
+				// A caller blocked on fin is now queued to run next on
+				// this P, where another P would steal it only after a
+				// back-off (see above); yielding runs it here at once,
+				// and this helper moves to the global queue, which idle
+				// Ps take from without delay.
+				runtime.Gosched()
+			}
 		}
 	}
 }
@@ -85,7 +88,7 @@ func (t *task) work() {
 // join runs parts of t on a helper, unless enough helpers have joined.
 func (t *task) join() {
 	if t.joined.Add(1) <= t.helpers {
-		t.work()
+		t.work(true)
 	}
 }
 
@@ -129,6 +132,9 @@ func helperLoop() {
 				start = time.Now()
 				continue
 			}
+			// Let other goroutines of this P, then other threads of this
+			// core, run first: polling must not delay anyone's work.
+			runtime.Gosched()
 			osYield()
 		}
 		// Announce the sleep before the last look at the offer: a caller
@@ -142,9 +148,10 @@ func helperLoop() {
 }
 
 // parallelFor calls f(0), …, f(parts-1) on up to threads goroutines, the
-// caller's included, and returns when all calls have returned.
+// caller's included, and returns when all calls have returned. Goroutines
+// beyond GOMAXPROCS could not run at the same time, so they are not used.
 func parallelFor(parts, threads int, f func(part int)) {
-	wanted := min(threads, parts) - 1
+	wanted := min(threads, parts, runtime.GOMAXPROCS(0)) - 1
 	if wanted <= 0 {
 		for i := range parts {
 			f(i)
@@ -160,7 +167,7 @@ func parallelFor(parts, threads int, f func(part int)) {
 		default:
 		}
 	}
-	t.work()
+	t.work(false)
 	// Parts claimed by helpers are still running, at most one per helper.
 	start := time.Now()
 	for t.done.Load() < t.parts && time.Since(start) < callerSpin {
