@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
@@ -323,6 +324,17 @@ func prodInBlocks(x *Tensor, accType DType, n, r, blocks int, acc unsafe.Pointer
 // L2 cache while they are multiplied into row after row.
 const prodTwoStageMax = 1 << 16
 
+// prodMids is room for one goroutine's intermediate accumulators in a
+// two-stage reduction: prodTwoStageMax elements of up to 8 bytes (complex
+// reductions never take two stages).
+type prodMids [prodTwoStageMax]uint64
+
+// prodMidPool keeps prodMids between reductions. Fresh memory of that size
+// on every call would cost zeroing and, once the runtime has handed it back
+// to the system, page faults; the accumulators are set to 1 before use
+// anyway.
+var prodMidPool = sync.Pool{New: func() any { return new(prodMids) }}
+
 // prodOuterDims decides whether a reduction into n > 1 accumulators is done
 // in two stages (see prodTwoStage), and returns the dimensions the first
 // stage reduces and the number of intermediate accumulators m, or nil. It
@@ -413,11 +425,15 @@ func prodTwoStage(x *Tensor, accType DType, n, m int, mask, outer []bool, bases 
 		s *= midShape[i]
 	}
 	w := min(iter.Workers(x.Size()), blocks)
-	mids, _ := empty(accType, []int{w, m})
+	mids := make([]*prodMids, w)
+	for k := range mids {
+		mids[k] = prodMidPool.Get().(*prodMids)
+		defer prodMidPool.Put(mids[k])
+	}
 	kernel, rows, reduce := ewise.Prod(x.dtype), ewise.ProdRows(x.dtype), ewise.Prod(accType)
 	stage2 := iter.NewPlan(midShape, accStrides, midStrides)
 	prodInBlocks(x, accType, n, r, blocks, bases[0], w, func(worker int, acc unsafe.Pointer, sub []int, xb unsafe.Pointer) {
-		mid := unsafe.Add(mids.storage, worker*m*size)
+		mid := unsafe.Pointer(mids[worker])
 		ewise.FillOne(accType, mid, m)
 		prodRows(iter.NewPlan(sub, toMid, xStrides), mid, xb, size, kernel, rows)
 		stage2.Run([]unsafe.Pointer{acc, mid}, reduce)
