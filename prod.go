@@ -141,6 +141,12 @@ func prodShape(x *Tensor, opts []ReduceOption) (mask []bool, s []int, err error)
 // removed: out itself when its dtype and layout allow, else a temporary
 // that is converted into out at the end (which is where float16 and
 // bfloat16 results are rounded, once).
+//
+// The reduction goes one of four ways, each with an order of products fixed
+// by the shape and layout alone: to a single element, chunk by chunk
+// (prodAll); over the inner dimension and outer ones together, in two
+// stages (prodTwoStage); over an outer dimension, in blocks of it
+// (prodBlocked); else split along a kept dimension (prodKept).
 func prodRun(out, x *Tensor, mask []bool) error {
 	accType := ewise.ProdAccumulator(x.dtype)
 	kept := shape.Reduced(x.shape, mask, true)
@@ -173,7 +179,7 @@ func prodRun(out, x *Tensor, mask []bool) error {
 		case n == 1:
 			prodAll(x, accType, bases, accStrides, xStrides)
 		case outer != nil:
-			prodTwoStage(x, accType, n, m, mask, outer, bases, accStrides, xStrides)
+			prodTwoStage(x, accType, n, m, outer, bases, accStrides, xStrides)
 		case blocks > 1:
 			prodBlocked(x, accType, n, r, blocks, bases, accStrides, xStrides)
 		default:
@@ -390,7 +396,7 @@ func prodOuterDims(x *Tensor, mask []bool, n int) (outer []bool, m int) {
 // 256×256 slab into one 256×256 row). Stage two reduces the intermediate
 // accumulators over the remaining dimensions into the block's
 // accumulators. The order of products depends on the shape alone.
-func prodTwoStage(x *Tensor, accType DType, n, m int, mask, outer []bool, bases []unsafe.Pointer, accStrides, xStrides []int) {
+func prodTwoStage(x *Tensor, accType DType, n, m int, outer []bool, bases []unsafe.Pointer, accStrides, xStrides []int) {
 	size := accType.Size()
 	r := -1 // the outermost outer dimension: blocks are slabs of memory
 	for i, o := range outer {
