@@ -68,7 +68,7 @@
 //
 // # Memory
 //
-// Results of 4 KiB and more live in memory recycled from results nothing
+// Results of 16 MiB and more live in memory recycled from results nothing
 // refers to any more (package internal/storage): a loop such as
 // y = Matmul(a, b) gets back the memory of the y it dropped, as NumPy gets it
 // back from malloc, instead of paying page faults and clearing for a fresh
@@ -78,7 +78,8 @@
 // garbage collection (in the background, or waited for when one buffer
 // costs more to touch afresh than a collection), at most one at a time and
 // backing off when collections win nothing back. Free buffers return to the
-// Go heap after a few idle seconds; at most 1 GiB is kept.
+// Go heap after a few idle seconds; at most 1 GiB is kept. Smaller results
+// come from Go's allocator, which reuses what its collections free.
 //
 // # Printing
 //

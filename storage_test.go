@@ -3,13 +3,18 @@ package tensor
 import (
 	"runtime"
 	"testing"
+
+	"github.com/tensor-go/tensor/internal/storage"
 )
 
 // TestRecycledStorageKeepsViews drops results while views of them live on
 // and allocates many more of the same size: a view's elements must never
 // change, whichever buffers the pool hands out meanwhile.
 func TestRecycledStorageKeepsViews(t *testing.T) {
-	const n = 64 // 64×64 float32: 16 KiB, a pooled size
+	old := storage.MinPooled
+	storage.MinPooled = 4 << 10
+	defer func() { storage.MinPooled = old }()
+	const n = 64 // 64×64 float32: 16 KiB, pooled here
 	a := Must(Rand(1, Float32, 1, 2, n, n))
 	b := Must(Rand(2, Float32, 1, 2, n, n))
 	want := Must(Matmul(a, b))

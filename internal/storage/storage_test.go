@@ -1,12 +1,19 @@
 package storage
 
 import (
+	"os"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
 	"unsafe"
 )
+
+// TestMain pools small buffers too, so that the tests stay quick.
+func TestMain(m *testing.M) {
+	MinPooled = 4 << 10
+	os.Exit(m.Run())
+}
 
 // reset forgets every class, as if no buffer had been handed out.
 func reset() {
