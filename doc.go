@@ -68,18 +68,19 @@
 //
 // # Memory
 //
-// Results of 16 MiB and more live in memory recycled from results nothing
+// Results of 64 KiB and more live in memory recycled from results nothing
 // refers to any more (package internal/storage): a loop such as
 // y = Matmul(a, b) gets back the memory of the y it dropped, as NumPy gets it
 // back from malloc, instead of paying page faults and clearing for a fresh
 // allocation each time. A buffer is recycled only after the garbage
 // collector has found no pointer into it, so views, slices and running
-// operations keep theirs. To find dead results the library may start a
-// garbage collection (in the background, or waited for when one buffer
-// costs more to touch afresh than a collection), at most one at a time and
-// backing off when collections win nothing back. Free buffers return to the
-// Go heap after a few idle seconds; at most 1 GiB is kept. Smaller results
-// come from Go's allocator, which reuses what its collections free.
+// operations keep theirs. To find dead results of 16 MiB and more sooner,
+// the library may start a garbage collection itself (in the background, or
+// waited for when one buffer costs more to touch afresh than a
+// collection), at most one at a time and backing off when collections win
+// nothing back; smaller results wait for the program's own collections.
+// Free buffers return to the Go heap after a few idle seconds; at most
+// 1 GiB is kept.
 //
 // # Printing
 //

@@ -21,17 +21,19 @@
 // pointer into the buffer as a reference — and puts the buffer on its class's
 // free list instead of letting it go. [Get] takes from that list first.
 //
-// The collector only finds dead buffers when it runs, and a program that
-// reuses pooled buffers allocates little, so collections would become rare.
-// So when a class runs dry while some of its buffers are out, the pool
-// starts a collection in the background (at most one at a time, spaced so
+// The collector only finds dead buffers when it runs. For buffers below
+// [MinCollecting] the pool waits for the collections the program's own
+// allocation brings. From MinCollecting bytes on, a program that reuses
+// pooled buffers allocates too little for those to come, so when such a
+// class runs dry while some of its buffers are out, the pool starts a
+// collection itself, in the background (at most one at a time, spaced so
 // that collecting takes at most a fifth of the time), which refills the
-// class for later calls. When one buffer of the class is worth more than a
-// collection (its size × coldNanosPerByte against the measured cost of
-// recent collections: about 1.5 MB and up on a quiet machine) the caller
-// waits for that collection instead of touching fresh memory. A wait that
-// wins nothing back backs the class off exponentially, so a program that
-// keeps its results alive does not pay for collections that cannot help.
+// class for later calls; when one buffer is worth more than a collection
+// (its size × coldNanosPerByte against the measured cost of recent
+// collections) the caller waits for it instead of touching fresh memory.
+// A wait that wins nothing back backs the class off exponentially, so a
+// program that keeps its results alive does not pay for collections that
+// cannot help.
 //
 // Free buffers idle for idleRelease are dropped so that the memory returns
 // to the Go heap; at most [Limit] bytes are tracked at once, and a class
@@ -47,17 +49,23 @@ import (
 	"unsafe"
 )
 
-// MinPooled is the smallest buffer, in bytes, that the pool tracks. Below
-// it Go's allocator does as well or better: it reuses the spans that its
-// own collections free, still mapped, while the pool's collections compete
-// with the caller's threads (measured here: 4 MiB results of a 1024³
-// product and of a batch of 16384 8×8 products ran slower pooled). From
-// 16 MiB on, touching fresh memory (4000 page faults and more) costs
-// milliseconds and the pool wins clearly (medians of three side-by-side
-// runs here: a 16M-element float64 product 75 -> 19 ms, a 4096² row
-// broadcast 21 -> 7 ms, a float32×int32 promotion 24 -> 15 ms). A
-// variable so that tests can lower it.
-var MinPooled = 16 << 20
+// MinPooled is the smallest buffer, in bytes, that the pool tracks: from
+// there on a fresh buffer costs tens of page faults and more, while a
+// finalizer costs about a microsecond. Smaller ones come from Go's
+// size-classed spans. A variable so that tests can lower it.
+var MinPooled = 64 << 10
+
+// MinCollecting is the smallest class for which the pool starts garbage
+// collections. Its collections compete with the caller's threads, so below
+// it they cost more than they save: side by side, 4 MiB results of a 1024³
+// product and of a batch of 16384 8×8 products ran slower with them, and
+// a 256³ product and that batch ran faster tracked without them (steady
+// loop 270–345 -> 165–205 µs and 1.3–1.7 -> 0.66–0.82 ms). From 16 MiB on,
+// touching fresh memory (4000 page faults and more) costs milliseconds and
+// collecting wins clearly (medians of three side-by-side runs: a
+// 16M-element float64 product 75 -> 19 ms, a 4096² row broadcast 21 -> 7
+// ms, a float32×int32 promotion 24 -> 15 ms).
+var MinCollecting = 16 << 20
 
 // classBudget bounds the bytes one size class may keep outstanding and free:
 // large enough that a 16 KiB class (a 64×64 float32 product) holds 4096
@@ -177,7 +185,7 @@ func classFor(size int) *class {
 // pool is full.
 func take(c *class) (p unsafe.Pointer, recycled bool) {
 	mu.Lock()
-	if len(c.free) == 0 && c.out > 0 && mustWait(c) {
+	if len(c.free) == 0 && c.out > 0 && c.size >= MinCollecting && mustWait(c) {
 		done := startCollection(true)
 		mu.Unlock()
 		awaitCollection(done, c)
@@ -201,7 +209,7 @@ func take(c *class) (p unsafe.Pointer, recycled bool) {
 		return nil, false
 	}
 	c.out++
-	if len(c.free) == 0 && c.out > 1 {
+	if len(c.free) == 0 && c.out > 1 && c.size >= MinCollecting {
 		// The class has run dry while buffers are out, some of them
 		// probably dead: have the collector look for them while the
 		// caller computes, so that the next call finds one. For a class

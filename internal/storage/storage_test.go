@@ -9,9 +9,10 @@ import (
 	"unsafe"
 )
 
-// TestMain pools small buffers too, so that the tests stay quick.
+// TestMain pools and collects for small buffers too, so that the tests
+// stay quick.
 func TestMain(m *testing.M) {
-	MinPooled = 4 << 10
+	MinPooled, MinCollecting = 4<<10, 4<<10
 	os.Exit(m.Run())
 }
 
@@ -219,5 +220,28 @@ func TestLimitEvictsIdleBuffers(t *testing.T) {
 	}
 	if after.Free >= before.Free {
 		t.Fatalf("no idle buffer was dropped: before %+v after %+v", before, after)
+	}
+}
+
+// TestNoCollectionsBelowMinCollecting drops buffers of a class below
+// MinCollecting: the pool must not start a collection for them, and must
+// still reuse them once the program's own collections find them.
+func TestNoCollectionsBelowMinCollecting(t *testing.T) {
+	reset()
+	old := MinCollecting
+	MinCollecting = 1 << 30
+	defer func() { MinCollecting = old }()
+	const size = 64 << 10
+	for range 50 {
+		fill(Get(size, false), size, 1)
+	}
+	if s := ReadStats(); s.Collections != 0 {
+		t.Fatalf("%d collections started for a class below MinCollecting", s.Collections)
+	}
+	dropAndCollect(t, func() { fill(Get(size, false), size, 2) })
+	before := ReadStats()
+	Get(size, false)
+	if s := ReadStats(); s.Hits != before.Hits+1 {
+		t.Fatalf("a free buffer was not reused: before %+v after %+v", before, s)
 	}
 }
