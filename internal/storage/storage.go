@@ -68,8 +68,8 @@ var MinPooled = 64 << 10
 var MinCollecting = 16 << 20
 
 // classBudget bounds the bytes one size class may keep outstanding and free:
-// large enough that a 16 KiB class (a 64×64 float32 product) holds 4096
-// buffers and so forces at most one collection per 4096 calls.
+// large enough that a 256 KiB class (a 256×256 float32 product) holds the
+// 256 results a loop may drop between two of the program's collections.
 const classBudget = 64 << 20
 
 // coldNanosPerByte is what touching a buffer that is not resident costs,
