@@ -74,7 +74,7 @@
 // back from malloc, instead of paying page faults and clearing for a fresh
 // allocation each time. A buffer is recycled only after the garbage
 // collector has found no pointer into it, so views, slices and running
-// operations keep theirs. To find dead results of 16 MiB and more sooner,
+// operations keep theirs. To find dead results of 1 MiB and more sooner,
 // the library may start a garbage collection itself (in the background, or
 // waited for when one buffer costs more to touch afresh than a
 // collection), at most one at a time and backing off when collections win

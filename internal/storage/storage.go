@@ -57,26 +57,28 @@ var MinPooled = 64 << 10
 
 // MinCollecting is the smallest class for which the pool starts garbage
 // collections. Its collections compete with the caller's threads, so below
-// it they cost more than they save: side by side, 4 MiB results of a 1024³
-// product and of a batch of 16384 8×8 products ran slower with them, and
-// a 256³ product and that batch ran faster tracked without them (steady
-// loop 270–345 -> 165–205 µs and 1.3–1.7 -> 0.66–0.82 ms). From 16 MiB on,
-// touching fresh memory (4000 page faults and more) costs milliseconds and
-// collecting wins clearly (medians of three side-by-side runs: a
-// 16M-element float64 product 75 -> 19 ms, a 4096² row broadcast 21 -> 7
-// ms, a float32×int32 promotion 24 -> 15 ms).
-var MinCollecting = 16 << 20
+// it they cost more than they save, while tracking alone pays: a 256³
+// product and a batch of 16384 8×8 products in a steady loop ran faster
+// tracked without collections (270–345 -> 165–205 µs and 1.3–1.7 ->
+// 0.66–0.82 ms). From 1 MiB on, touching fresh memory (256 page faults and
+// more) costs a millisecond or more here and collecting wins: medians of
+// three alternating runs of the benchmark command, against collecting from
+// 16 MiB only, a tall 100000×64 @ 64×64 product 11.6 -> 5.6 ms and the
+// 8×8 batch 1.8 -> 1.4 ms; element-wise products of 64 MiB results,
+// against no pool, 75 -> 19 ms (float64) and 21 -> 7 ms (row broadcast).
+var MinCollecting = 1 << 20
 
 // classBudget bounds the bytes one size class may keep outstanding and free:
 // large enough that a 256 KiB class (a 256×256 float32 product) holds the
 // 256 results a loop may drop between two of the program's collections.
 const classBudget = 64 << 20
 
-// coldNanosPerByte is what touching a buffer that is not resident costs,
-// the low end of what we measured here (1.4 µs per 4 KiB page fault plus
-// zeroing). A caller waits for a collection rather than take fresh memory
-// when one buffer costs more than a collection at this rate.
-const coldNanosPerByte = 0.35
+// coldNanosPerByte is what touching a buffer that is not resident costs:
+// page faults and clearing, measured here between 0.35 ns a byte (1.4 µs
+// a 4 KiB page) and 2.5 (a fresh 4 MiB result taking 2–10 ms); 1.0 errs
+// low. A caller waits for a collection rather than take fresh memory when
+// one buffer costs more than a collection at this rate.
+const coldNanosPerByte = 1.0
 
 // minBuffers is the fewest buffers a class may track whatever their size:
 // one in use, one the collector has just found dead (pending, see
