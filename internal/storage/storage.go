@@ -108,7 +108,6 @@ var Enabled = true
 type class struct {
 	size    int
 	free    []freeBuffer
-	buffers int // tracked buffers of this class: out, free or pending
 	out     int // handed out and not yet returned by their finalizer
 	skip    int // forced collections to skip after fruitless ones
 	backoff int // the next skip after another fruitless collection
@@ -201,10 +200,9 @@ func take(c *class) (p unsafe.Pointer, recycled bool) {
 		p = c.free[last].p
 		c.free[last] = freeBuffer{} // the backing array must not keep it alive
 		c.free = c.free[:last]
-	case c.buffers < max(classBudget/c.size, minBuffers) && makeRoom(c.size):
+	case c.buffers() < max(classBudget/c.size, minBuffers) && makeRoom(c.size):
 		p = plain(c.size)
 		tracked += c.size
-		c.buffers++
 		grown++
 	default:
 		mu.Unlock()
@@ -224,6 +222,15 @@ func take(c *class) (p unsafe.Pointer, recycled bool) {
 	return p, recycled
 }
 
+// buffers is how many buffers c tracks: out, free or pending; mu is held.
+func (c *class) buffers() int {
+	n := c.out + len(c.free)
+	if pending.c == c {
+		n++
+	}
+	return n
+}
+
 // makeRoom reports whether size more bytes fit under Limit, dropping free
 // buffers of any class, oldest first within a class, to make them fit: a
 // program that has moved on to other shapes needs the room more than the
@@ -233,7 +240,6 @@ func makeRoom(size int) bool {
 		for tracked+size > Limit && len(c.free) > 0 {
 			c.free[0] = freeBuffer{}
 			c.free = c.free[1:]
-			c.buffers--
 			tracked -= c.size
 		}
 	}
@@ -296,28 +302,14 @@ func startCollection(urgent bool) *collection {
 }
 
 // awaitCollection waits for col and for the finalizers it queued to return
-// buffers to c. The runtime keeps the argument of the finalizer it ran last
-// reachable until it runs another one, so the buffer reclaimed last is
-// found dead one collection late; when the first collection returns nothing
-// while two or more buffers are out, a second one looks again. If that
-// returns nothing too, the class backs off, so that a program that keeps
-// its results alive does not wait for collections that cannot help.
+// buffers to c. A collection that returns none backs the class off, so that
+// a program that keeps its results alive does not wait for collections that
+// cannot help. (No second look is needed for the buffer the finalizer
+// goroutine may still hold: that one waits in the pending slot, never out.)
 func awaitCollection(col *collection, c *class) {
 	<-col.done
 	if awaitFinalizers(c) {
 		return
-	}
-	mu.Lock()
-	again := c.out >= 2
-	if again {
-		col = startCollection(true)
-	}
-	mu.Unlock()
-	if again {
-		<-col.done
-		if awaitFinalizers(c) {
-			return
-		}
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -385,7 +377,6 @@ func releaseIdle() {
 				keep = append(keep, f)
 			} else {
 				tracked -= c.size
-				c.buffers--
 			}
 		}
 		clear(c.free[len(keep):])
