@@ -28,26 +28,40 @@ func Workers(n int) int {
 // may be shared) delays the others' work by one piece, not by a whole
 // share. Which goroutine runs a range never changes what is computed.
 func Parallel(n, w int, f func(lo, hi int)) {
+	if min(w, n) <= 1 {
+		f(0, n)
+		return
+	}
+	ParallelWorkers(n, w, func(_, lo, hi int) { f(lo, hi) })
+}
+
+// ParallelWorkers is Parallel that also tells f which goroutine calls it:
+// worker is in [0, min(w, n)), and no two calls with the same worker run at
+// once. A reduction uses it to give each goroutine scratch accumulators of
+// its own, allocated once per goroutine rather than once per range.
+func ParallelWorkers(n, w int, f func(worker, lo, hi int)) {
 	w = min(w, n)
 	if w <= 1 {
-		f(0, n)
+		if n > 0 {
+			f(0, 0, n)
+		}
 		return
 	}
 	piece := max(1, n/(8*w))
 	var next atomic.Int64
-	work := func() {
+	work := func(worker int) {
 		for {
 			lo := int(next.Add(int64(piece))) - piece
 			if lo >= n {
 				return
 			}
-			f(lo, min(lo+piece, n))
+			f(worker, lo, min(lo+piece, n))
 		}
 	}
 	var wg sync.WaitGroup
-	for range w - 1 {
-		wg.Go(work)
+	for k := 1; k < w; k++ {
+		wg.Go(func() { work(k) })
 	}
-	work()
+	work(0)
 	wg.Wait()
 }
