@@ -21,7 +21,7 @@ func reset() {
 	mu.Lock()
 	defer mu.Unlock()
 	classes = map[int]*class{}
-	tracked, hits, grown, collections = 0, 0, 0, 0
+	tracked, hits, lent, grown, collections = 0, 0, 0, 0, 0
 	pending.c, pending.p = nil, nil
 }
 
@@ -89,6 +89,52 @@ func TestRecycledBuffersAreZeroedOnRequest(t *testing.T) {
 		if b != 0 {
 			t.Fatalf("byte %d of a recycled buffer asked zeroed is %#x", i, b)
 		}
+	}
+}
+
+func TestDryClassBorrowsFromLargerClass(t *testing.T) {
+	reset()
+	const big = 64 << 10
+	dropAndCollect(t, func() { fill(Get(big, false), big, 0xff) })
+	owner := classFor(big)
+	outstanding := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return owner.out
+	}
+
+	// A class at most maxLend times smaller takes the free buffer ...
+	before, out := ReadStats(), outstanding()
+	const small = big / maxLend
+	p := Get(small, true)
+	if s := ReadStats(); s.Lent != before.Lent+1 || s.Grown != before.Grown {
+		t.Fatalf("a dry class did not borrow a larger free buffer: before %+v after %+v", before, s)
+	}
+	for i, b := range unsafe.Slice((*byte)(p), small) {
+		if b != 0 {
+			t.Fatalf("byte %d of a lent buffer asked zeroed is %#x", i, b)
+		}
+	}
+	if outstanding() != out+1 {
+		t.Fatalf("the lent buffer is not counted out of its own class: %d, want %d", outstanding(), out+1)
+	}
+
+	// ... which gets it back when it is dropped.
+	p = nil
+	deadline := time.Now().Add(time.Second)
+	for outstanding() != out {
+		if time.Now().After(deadline) {
+			t.Fatalf("a dropped lent buffer did not return to its class: %d out, want %d", outstanding(), out)
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+
+	// A class more than maxLend times smaller grows instead.
+	before = ReadStats()
+	Get(small/2, false)
+	if s := ReadStats(); s.Lent != before.Lent || s.Grown != before.Grown+1 {
+		t.Fatalf("a buffer more than %d times larger was lent: before %+v after %+v", maxLend, before, s)
 	}
 }
 
