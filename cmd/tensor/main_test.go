@@ -565,3 +565,33 @@ func TestDistinctPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchWarmup checks the warm-up count: reps+1 by default (the calls
+// peers.py makes with NumPy before it times PyTorch on the same arrays),
+// or what --warmup says.
+func TestBenchWarmup(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{nil, 6},
+		{[]string{"--reps", "7"}, 8},
+		{[]string{"--warmup", "1"}, 1},
+		{[]string{"--warmup=3", "--reps=9"}, 3},
+	} {
+		b, err := parseBenchArgs(tc.args)
+		if err != nil {
+			t.Fatalf("parseBenchArgs(%q): %v", tc.args, err)
+		}
+		if got := b.warmupCalls(); got != tc.want {
+			t.Errorf("parseBenchArgs(%q).warmupCalls() = %d, want %d", tc.args, got, tc.want)
+		}
+	}
+	if _, err := parseBenchArgs([]string{"--warmup", "0"}); err == nil {
+		t.Error("--warmup 0 was accepted")
+	}
+	calls := 0
+	if _, err := medianTime(func() error { calls++; return nil }, 3, 5); err != nil || calls != 8 {
+		t.Errorf("medianTime(f, 3, 5) called f %d times (err %v), want 8", calls, err)
+	}
+}
