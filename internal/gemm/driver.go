@@ -113,12 +113,12 @@ func (j *job[T]) split(threads int) {
 	}
 }
 
-// runPooled computes rows [i0, i1) and columns [j0, j1) of C with a pooled
-// workspace.
+// runPooled computes rows [i0, i1) and columns [j0, j1) of C with an idle
+// workspace of the kernel.
 func (j *job[T]) runPooled(i0, i1, j0, j1 int) {
-	ws := j.kern.pool.Get().(*workspace[T])
+	ws := j.kern.getWorkspace()
 	j.run(ws, i0, i1, j0, j1)
-	j.kern.pool.Put(ws)
+	j.kern.putWorkspace(ws)
 }
 
 // run is the BLIS loop nest over one rectangle of C: N in NC blocks, K in KC
