@@ -55,10 +55,14 @@ import (
 )
 
 // MinPooled is the smallest buffer, in bytes, that the pool tracks: from
-// there on a fresh buffer costs tens of page faults and more, while a
-// finalizer costs about a microsecond. Smaller ones come from Go's
-// size-classed spans. A variable so that tests can lower it.
-var MinPooled = 64 << 10
+// there on a fresh buffer costs four page faults and more (about 6 µs
+// here, once the Go heap has handed its free pages back to the operating
+// system), while a finalizer costs about a microsecond, and results the
+// pool recycles are no allocation that brings the next collection closer.
+// Down from 64 KiB, a 64³ product in a loop: float32 11.7 -> 8.6 µs,
+// float64 22 -> 17 µs. Smaller buffers come from Go's size-classed spans.
+// A variable so that tests can lower it.
+var MinPooled = 16 << 10
 
 // MinCollecting is the smallest class for which the pool starts garbage
 // collections. Its collections compete with the caller's threads, so below
