@@ -24,6 +24,13 @@ type prodKernels struct {
 	i16       func(a []int16) [lanes4]int32
 	u16       func(a []uint16) [lanes4]int32
 	f16, bf16 func(a []uint16) [lanes4]float32
+
+	// foldF32 and foldF64 are fold for float lanes: the same products in
+	// the same order, so any implementation gives the same bits.
+	// The lanes pass by value: through a function value a pointer would
+	// escape, and every reduction would allocate its lanes.
+	foldF32 func(l [lanes4]float32) float32
+	foldF64 func(l [lanes8]float64) float64
 }
 
 // ProdF32 returns the product of a in the canonical order:
@@ -35,7 +42,7 @@ func ProdF32(a []float32) float32 {
 	for j, v := range a[full:] {
 		lane[j] *= v
 	}
-	return fold(lane[:])
+	return prodImpl.foldF32(lane)
 }
 
 // ProdF64 returns the product of a in the canonical order:
@@ -47,7 +54,7 @@ func ProdF64(a []float64) float64 {
 	for j, v := range a[full:] {
 		lane[j] *= v
 	}
-	return fold(lane[:])
+	return prodImpl.foldF64(lane)
 }
 
 // ProdI32 returns the wrapping product of a (also serves uint32):
@@ -105,7 +112,7 @@ func ProdF16(a []uint16) float32 {
 	for j, v := range a[full:] {
 		lane[j] *= f16ToF32(v)
 	}
-	return fold(lane[:])
+	return prodImpl.foldF32(lane)
 }
 
 // ProdBF16 returns the float32 product of bfloat16 bit patterns in the
@@ -118,7 +125,7 @@ func ProdBF16(a []uint16) float32 {
 	for j, v := range a[full:] {
 		lane[j] *= bf16ToF32(v)
 	}
-	return fold(lane[:])
+	return prodImpl.foldF32(lane)
 }
 
 // small is an integer type narrow enough to be reduced in int32. Zero- or
@@ -161,6 +168,10 @@ func fold[T number](lane []T) T {
 	}
 	return lane[0]
 }
+
+// foldGoF32 and foldGoF64 are the Go twins of the float folds.
+func foldGoF32(l [lanes4]float32) float32 { return fold64(&l) }
+func foldGoF64(l [lanes8]float64) float64 { return fold32(&l) }
 
 // fold64 is fold for 64 lanes.
 func fold64[T number](l *[64]T) T {

@@ -61,21 +61,36 @@ func prodF16AVX2(a []uint16) [lanes4]float32
 //go:noescape
 func prodBF16AVX2(a []uint16) [lanes4]float32
 
+// foldF32AVX512 is fold64 for float32 lanes, the same products in
+// registers:
+//
+//	for half := 32; half > 0; half /= 2 { for j := range half { l[j] *= l[j+half] } }; return l[0]
+func foldF32AVX512(l [lanes4]float32) float32
+
+// foldF64AVX512 is fold32 for float64 lanes, the same products in
+// registers:
+//
+//	for half := 16; half > 0; half /= 2 { for j := range half { l[j] *= l[j+half] } }; return l[0]
+func foldF64AVX512(l [lanes8]float64) float64
+
 var prodAVX512 = prodKernels{
 	f32: prodF32AVX512, f64: prodF64AVX512,
 	i32: prodI32AVX512, i64: prodI64AVX512,
 	i8: prodI8AVX512, u8: prodU8AVX512,
 	i16: prodI16AVX512, u16: prodU16AVX512,
 	f16: prodF16AVX512, bf16: prodBF16AVX512,
+	foldF32: foldF32AVX512, foldF64: foldF64AVX512,
 }
 
-// prodAVX2 reduces int64 in Go: AVX2 has no 64-bit multiply.
+// prodAVX2 reduces int64 in Go: AVX2 has no 64-bit multiply. Its folds are
+// the Go ones.
 var prodAVX2 = prodKernels{
 	f32: prodF32AVX2, f64: prodF64AVX2,
 	i32: prodI32AVX2, i64: blocks8[int64],
 	i8: prodI8AVX2, u8: prodU8AVX2,
 	i16: prodI16AVX2, u16: prodU16AVX2,
 	f16: prodF16AVX2, bf16: prodBF16AVX2,
+	foldF32: foldGoF32, foldF64: foldGoF64,
 }
 
 func init() {

@@ -197,3 +197,50 @@ TEXT ·prodF16AVX2(SB), NOSPLIT, $0-280
 // func prodBF16AVX2(a []uint16) [64]float32
 TEXT ·prodBF16AVX2(SB), NOSPLIT, $0-280
 	PROD256(ONEF32_256, LDBF, VMULPS, 6, 16)
+
+// The folds multiply the same pairs in the same rounds as fold64 and
+// fold32 do, lanes l[j] and l[j+half] in one register each, so every
+// result has the same bits (NaN payloads aside, which the Go compiler does
+// not fix either: it may swap the operands of a product).
+
+// func foldF32AVX512(l [64]float32) float32
+TEXT ·foldF32AVX512(SB), NOSPLIT, $0-260
+	LEAQ          l+0(FP), SI
+	VMOVUPS       (SI), Z0
+	VMOVUPS       64(SI), Z1
+	VMOVUPS       128(SI), Z2
+	VMOVUPS       192(SI), Z3
+	VMULPS        Z2, Z0, Z0      // half 32: lanes 0-15
+	VMULPS        Z3, Z1, Z1      // half 32: lanes 16-31
+	VMULPS        Z1, Z0, Z0      // half 16
+	VEXTRACTF64X4 $1, Z0, Y1
+	VMULPS        Y1, Y0, Y0      // half 8
+	VEXTRACTF128  $1, Y0, X1
+	VMULPS        X1, X0, X0      // half 4
+	VMOVHLPS      X0, X0, X1
+	VMULPS        X1, X0, X0      // half 2
+	VMOVSHDUP     X0, X1
+	VMULSS        X1, X0, X0      // half 1
+	VMOVSS        X0, ret+256(FP)
+	VZEROUPPER
+	RET
+
+// func foldF64AVX512(l [32]float64) float64
+TEXT ·foldF64AVX512(SB), NOSPLIT, $0-264
+	LEAQ          l+0(FP), SI
+	VMOVUPD       (SI), Z0
+	VMOVUPD       64(SI), Z1
+	VMOVUPD       128(SI), Z2
+	VMOVUPD       192(SI), Z3
+	VMULPD        Z2, Z0, Z0      // half 16: lanes 0-7
+	VMULPD        Z3, Z1, Z1      // half 16: lanes 8-15
+	VMULPD        Z1, Z0, Z0      // half 8
+	VEXTRACTF64X4 $1, Z0, Y1
+	VMULPD        Y1, Y0, Y0      // half 4
+	VEXTRACTF128  $1, Y0, X1
+	VMULPD        X1, X0, X0      // half 2
+	VMOVHLPS      X0, X0, X1
+	VMULSD        X1, X0, X0      // half 1
+	VMOVSD        X0, ret+256(FP)
+	VZEROUPPER
+	RET

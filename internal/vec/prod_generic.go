@@ -7,6 +7,7 @@ var prodGo = prodKernels{
 	i8: blocksWiden[int8], u8: blocksWiden[uint8],
 	i16: blocksWiden[int16], u16: blocksWiden[uint16],
 	f16: blocksF16, bf16: blocksBF16,
+	foldF32: foldGoF32, foldF64: foldGoF64,
 }
 
 // prodImpl is the kernel set the exported functions use; init in the
