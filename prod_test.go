@@ -531,6 +531,52 @@ func TestProdRowsPath(t *testing.T) {
 	}
 }
 
+// TestProdMiddleAxisRows covers reductions over a middle axis whose kept
+// inner axis is contiguous, which prodKept hands to the several-rows
+// kernel once per outer index: one outer dimension, and two that do not
+// merge (a slice of the second). Results must be the same bit for bit
+// with the vector kernels on and off and with one and two threads, and
+// near the naive reference.
+func TestProdMiddleAxisRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	for _, c := range []struct {
+		dt          DType
+		full, shape []int
+		strides     []int
+		axis        int
+	}{
+		{Float32, []int{40, 60, 70}, []int{40, 60, 70}, []int{4200, 70, 1}, 1},
+		{Float64, []int{7, 9, 100}, []int{7, 9, 100}, []int{900, 100, 1}, 1},
+		{Float32, []int{6, 5, 30, 40}, []int{6, 4, 30, 33}, []int{6000, 1200, 40, 1}, 2},
+	} {
+		full := mpRandom(rng, c.dt, c.full...)
+		mpProdRandomTame(rng, full)
+		x := &Tensor{dtype: c.dt, shape: c.shape, strides: c.strides, storage: full.storage, n: full.n}
+		var results []*Tensor
+		for _, use := range []bool{true, false} {
+			for _, procs := range []int{1, 2} {
+				ewise.UseVec = use
+				old := runtime.GOMAXPROCS(procs)
+				got, err := Prod(x, Axis(c.axis))
+				runtime.GOMAXPROCS(old)
+				ewise.UseVec = true
+				if err != nil {
+					t.Fatal(err)
+				}
+				results = append(results, got)
+			}
+		}
+		for i, r := range results[1:] {
+			if !mpBytesEqual(results[0], r) {
+				t.Errorf("%v %v axis %d: result %d (vec, threads) differs from the rows path with one thread", c.dt, c.shape, c.axis, i+1)
+			}
+		}
+		mask := make([]bool, len(c.shape))
+		mask[c.axis] = true
+		mpCheckProd(t, results[0], x, mask)
+	}
+}
+
 // TestProdTwoStage covers reductions whose fastest dimension is reduced
 // along with dimensions outside every kept one, which go in two stages
 // (prodTwoStage): contiguous and permuted layouts, reversed strides,
