@@ -35,7 +35,16 @@ func gemv[T Elem](m, k int, a, x, y Matrix[T], opt Options) {
 		}
 	}
 	threads := min(opt.threads(), m*k/minGemvPerThread)
-	split(m, 64, threads, func(i0, i1 int) { gemvRows(i0, i1, k, a, xs, y) })
+	rows := func(i0, i1 int) { gemvRows(i0, i1, k, a, xs, y) }
+	if a.RS == 1 && a.CS != 1 {
+		// A column-major A is read in pieces of every column, one piece
+		// per range of rows: one range per goroutine keeps the pieces
+		// long enough to stream (a 4096² product x·W read 2 KiB pieces
+		// of W's rows in 8 ranges).
+		splitParts(m, 64, threads, threads, rows)
+		return
+	}
+	split(m, 64, threads, rows)
 }
 
 // gemvRows computes rows [i0, i1) of y = A·x: as dot products of rows when A
