@@ -7,11 +7,10 @@ import "unsafe"
 //
 //	Re C = Ar·Br − Ai·Bi,   Im C = Ar·Bi + Ai·Br,
 //
-// four real products over strided views of the interleaved real and
-// imaginary parts (so nothing is copied to split them). The four products
-// cost what one complex product does, at the real kernels' speed; the sums
-// are grouped per product rather than per term, which changes only
-// rounding.
+// as one real product of twice the size in each dimension (see
+// mulInterleaved), or for a matrix times a vector as four real products
+// over strided views of the interleaved real and imaginary parts. Either
+// costs what one complex product does, at the real kernels' speed.
 func MulComplex[T complex64 | complex128](m, n, k int, a, b, c Matrix[T], opt Options) {
 	if m <= 0 || n <= 0 {
 		return
@@ -23,9 +22,68 @@ func MulComplex[T complex64 | complex128](m, n, k int, a, b, c Matrix[T], opt Op
 	var z T
 	switch any(z).(type) {
 	case complex64:
-		mulComplex[float32](m, n, k, realViews[T, float32](a), realViews[T, float32](b), realViews[T, float32](c), opt)
+		mulComplexParts[float32](m, n, k, realViews[T, float32](a), realViews[T, float32](b), realViews[T, float32](c), opt)
 	default:
-		mulComplex[float64](m, n, k, realViews[T, float64](a), realViews[T, float64](b), realViews[T, float64](c), opt)
+		mulComplexParts[float64](m, n, k, realViews[T, float64](a), realViews[T, float64](b), realViews[T, float64](c), opt)
+	}
+}
+
+// mulComplexParts computes the complex product of the parts: as four real
+// products for a matrix times a vector (n = 1), which then take the real
+// matrix-vector path whatever the number of rows, as real products do,
+// and as one real product of twice the size otherwise.
+func mulComplexParts[R float32 | float64](m, n, k int, a, b, c parts[R], opt Options) {
+	if n == 1 {
+		mulComplex(m, n, k, a, b, c, opt)
+		return
+	}
+	mulInterleaved(m, n, k, a, b, c, opt)
+}
+
+// mulInterleaved computes C = A·B as one real m×2n×2k product: A's
+// interleaved parts as a real m×2k matrix, times the 2k×2n real matrix
+//
+//	row 2p:   Br[p][0]  Bi[p][0]  Br[p][1]  Bi[p][1] …
+//	row 2p+1: −Bi[p][0] Br[p][0]  −Bi[p][1] Br[p][1] …
+//
+// into C's interleaved parts, so that column 2j sums Ar·Br − Ai·Bi and
+// column 2j+1 sums Ar·Bi + Ai·Br, term by term in p. A with contiguous
+// rows is read in place and C with contiguous rows written in place (other
+// layouts go through a contiguous copy, so that the bits never depend on
+// the layout). Against four real products over strided views and two
+// temporaries to combine, A needs no packing and C no second pass: 256³
+// complex64 1.9 -> 1.05 ms. The price is the 2k×2n matrix, twice B's size.
+func mulInterleaved[R float32 | float64](m, n, k int, a, b, c parts[R], opt Options) {
+	ar := Matrix[R]{a.re.Data, a.re.Off, a.re.RS, 1}
+	if a.re.CS != 2 {
+		ar = Matrix[R]{make([]R, 2*m*k), 0, 2 * k, 1}
+		for i := range m {
+			for p := range k {
+				ar.Data[i*2*k+2*p], ar.Data[i*2*k+2*p+1] = a.re.at(i, p), a.im.at(i, p)
+			}
+		}
+	}
+	wide := make([]R, 4*k*n)
+	for p := range k {
+		even, odd := wide[2*p*2*n:(2*p+1)*2*n], wide[(2*p+1)*2*n:(2*p+2)*2*n]
+		for j := range n {
+			re, im := b.re.at(p, j), b.im.at(p, j)
+			even[2*j], even[2*j+1] = re, im
+			odd[2*j], odd[2*j+1] = -im, re
+		}
+	}
+	cr := Matrix[R]{c.re.Data, c.re.Off, c.re.RS, 1}
+	if c.re.CS != 2 {
+		cr = Matrix[R]{make([]R, 2*m*n), 0, 2 * n, 1}
+	}
+	Mul(m, 2*n, 2*k, ar, Matrix[R]{wide, 0, 2 * n, 1}, cr, opt)
+	if c.re.CS != 2 {
+		for i := range m {
+			for j := range n {
+				c.re.Data[c.re.Off+i*c.re.RS+j*c.re.CS] = cr.Data[i*2*n+2*j]
+				c.im.Data[c.im.Off+i*c.im.RS+j*c.im.CS] = cr.Data[i*2*n+2*j+1]
+			}
+		}
 	}
 }
 
@@ -63,7 +121,8 @@ func realViews[T complex64 | complex128, R float32 | float64](x Matrix[T]) parts
 }
 
 // mulComplex computes the four real products into two contiguous temporaries
-// and combines them into C's parts.
+// and combines them into C's parts; the sums are grouped per product
+// rather than per term, which changes only rounding.
 func mulComplex[R float32 | float64](m, n, k int, a, b, c parts[R], opt Options) {
 	t1 := Matrix[R]{make([]R, m*n), 0, n, 1}
 	t2 := Matrix[R]{make([]R, m*n), 0, n, 1}
