@@ -1,46 +1,6 @@
 package gemm
 
-import (
-	"runtime"
-	"sync"
-	"sync/atomic"
-	"time"
-)
-
-// Threading. A product is cut into parts, at least one per goroutine, and
-// the goroutines claim parts from a shared counter until none are left, the
-// caller's goroutine among them. The parts never split K, so who computes
-// which part changes no bit of the result.
-//
-// The other goroutines are long-lived helpers that poll for work rather
-// than goroutines started (or woken) per call, because here a readied
-// goroutine typically starts running on the idle core only after 80 µs or
-// more (measured: a goroutine started beside 100 µs of work ran after the
-// work had finished, on the caller's core, so a 256³ product ran on one
-// core). The runtime queues a readied goroutine to run next on the P that
-// readied it, and another P steals it from there only after a usleep(3),
-// which Linux timer slack stretches to ~50 µs, on top of waking that P's
-// thread. A helper that has just worked keeps polling for the next task for
-// helperSpin before it blocks, and a caller waiting for the helpers' last
-// parts polls for a while too, so products issued back to back start on
-// every core at once and nothing has to be woken. Claiming parts
-// dynamically covers the rest: a helper that arrives late (it was blocked,
-// or another process has its core) only means that the caller computes
-// more of the parts itself; the caller never waits for a part nobody has
-// started.
-
-// helperSpin is how long an idle helper keeps polling for work before it
-// blocks: longer than the ~100 µs wake-up it saves, short enough that a
-// program that has stopped multiplying gets its cores back at once.
-const helperSpin = 200 * time.Microsecond
-
-// callerSpin is how long a caller polls for the helpers' last parts before
-// it blocks. When every goroutine has a core the parts end within
-// microseconds of each other and polling saves a wake-up; when the machine
-// is oversubscribed a helper may be descheduled for a whole time slice, and
-// a caller that kept polling would take CPU from it (or from whoever else
-// needs it).
-const callerSpin = 50 * time.Microsecond
+import "github.com/tensor-go/tensor/internal/parallel"
 
 // partsPerThread is how many parts split cuts a range into per goroutine:
 // enough that a goroutine that starts late or runs on a busy core hands
@@ -48,135 +8,6 @@ const callerSpin = 50 * time.Microsecond
 // (a closure call, a pooled workspace, re-reading the shared operand) stays
 // small.
 const partsPerThread = 4
-
-// task is one parallel loop: parts calls of f, claimed through next, by
-// the caller and at most helpers helpers.
-type task struct {
-	id      uint64 // distinguishes tasks without keeping old ones reachable
-	f       func(part int)
-	parts   int64
-	helpers int64
-	joined  atomic.Int64 // helpers that have joined
-	next    atomic.Int64 // next part to claim
-	done    atomic.Int64 // parts finished
-	fin     chan struct{}
-}
-
-// work claims and runs parts until none are left. A helper passes
-// handOff, a caller does not (see below).
-func (t *task) work(handOff bool) {
-	for {
-		i := t.next.Add(1) - 1
-		if i >= t.parts {
-			return
-		}
-		t.f(int(i))
-		if t.done.Add(1) == t.parts {
-			close(t.fin)
-			if handOff {
-				// A caller blocked on fin is now queued to run next on
-				// this P, where another P would steal it only after a
-				// back-off (see above); yielding runs it here at once,
-				// and this helper moves to the global queue, which idle
-				// Ps take from without delay.
-				runtime.Gosched()
-			}
-		}
-	}
-}
-
-// join runs parts of t on a helper, unless enough helpers have joined.
-func (t *task) join() {
-	if t.joined.Add(1) <= t.helpers {
-		t.work(true)
-	}
-}
-
-// helpers is the pool of helper goroutines. The task on offer is the one
-// they join; a helper that finds it after its parts are gone just finds
-// nothing to claim.
-var helpers struct {
-	offer    atomic.Pointer[task]
-	lastID   atomic.Uint64
-	sleeping atomic.Int64  // helpers blocked (or about to block) on wake
-	wake     chan struct{} // tokens for blocked helpers
-	mu       sync.Mutex
-	started  int
-}
-
-// maxHelpers bounds the helper goroutines (and the wake tokens pending).
-const maxHelpers = 256
-
-func init() { helpers.wake = make(chan struct{}, maxHelpers) }
-
-// ensureHelpers starts helper goroutines until there are at least n.
-func ensureHelpers(n int) {
-	helpers.mu.Lock()
-	for helpers.started < min(n, maxHelpers) {
-		helpers.started++
-		go helperLoop()
-	}
-	helpers.mu.Unlock()
-}
-
-// helperLoop joins offered tasks forever: it polls for a new offer for
-// helperSpin after the last one, then blocks until a caller wakes it.
-func helperLoop() {
-	var last uint64 // the id of the last task joined
-	for {
-		start := time.Now()
-		for time.Since(start) < helperSpin {
-			if t := helpers.offer.Load(); t != nil && t.id != last {
-				last = t.id
-				t.join()
-				start = time.Now()
-				continue
-			}
-			// Let other goroutines of this P, then other threads of this
-			// core, run first: polling must not delay anyone's work.
-			runtime.Gosched()
-			osYield()
-		}
-		// Announce the sleep before the last look at the offer: a caller
-		// that offers after that look sees the count and sends a token.
-		helpers.sleeping.Add(1)
-		if t := helpers.offer.Load(); t == nil || t.id == last {
-			<-helpers.wake
-		}
-		helpers.sleeping.Add(-1)
-	}
-}
-
-// parallelFor calls f(0), …, f(parts-1) on up to threads goroutines, the
-// caller's included, and returns when all calls have returned. Goroutines
-// beyond GOMAXPROCS could not run at the same time, so they are not used.
-func parallelFor(parts, threads int, f func(part int)) {
-	wanted := min(threads, parts, runtime.GOMAXPROCS(0)) - 1
-	if wanted <= 0 {
-		for i := range parts {
-			f(i)
-		}
-		return
-	}
-	t := &task{id: helpers.lastID.Add(1), f: f, parts: int64(parts), helpers: int64(wanted), fin: make(chan struct{})}
-	ensureHelpers(wanted)
-	helpers.offer.Store(t)
-	for range min(helpers.sleeping.Load(), int64(wanted)) {
-		select {
-		case helpers.wake <- struct{}{}:
-		default:
-		}
-	}
-	t.work(false)
-	// Parts claimed by helpers are still running, at most one per helper.
-	start := time.Now()
-	for t.done.Load() < t.parts && time.Since(start) < callerSpin {
-		osYield()
-	}
-	<-t.fin
-	// Drop the offer so that it does not keep the operands reachable.
-	helpers.offer.CompareAndSwap(t, nil)
-}
 
 // split runs f over [0, n) cut into ranges whose lengths are multiples of
 // unit (except the last), about partsPerThread of them per goroutine, on up
@@ -193,7 +24,7 @@ func splitParts(n, unit, threads, parts int, f func(i0, i1 int)) {
 		f(0, n)
 		return
 	}
-	parallelFor(ceilDiv(n, step), threads, func(i int) {
+	parallel.For(ceilDiv(n, step), threads, func(_, i int) {
 		i0 := i * step
 		f(i0, min(i0+step, n))
 	})

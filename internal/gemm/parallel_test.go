@@ -3,53 +3,8 @@ package gemm
 import (
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"testing"
 )
-
-// TestParallelForEachPartOnce checks that every part runs exactly once,
-// whatever the number of goroutines and parts, and that parallelFor
-// returns only after all of them have finished.
-func TestParallelForEachPartOnce(t *testing.T) {
-	for _, threads := range []int{0, 1, 2, 3, 8} {
-		for _, parts := range []int{0, 1, 2, 5, 64} {
-			counts := make([]atomic.Int32, parts)
-			parallelFor(parts, threads, func(i int) { counts[i].Add(1) })
-			for i := range counts {
-				if c := counts[i].Load(); c != 1 {
-					t.Errorf("threads %d, parts %d: part %d ran %d times", threads, parts, i, c)
-				}
-			}
-		}
-	}
-}
-
-// TestParallelForConcurrentCallers runs many parallel loops at once, some
-// nested inside others' parts: every loop must still run each of its parts
-// once, with helpers shared between callers (or busy elsewhere).
-func TestParallelForConcurrentCallers(t *testing.T) {
-	var wg sync.WaitGroup
-	for g := range 8 {
-		wg.Go(func() {
-			for round := range 20 {
-				parts := 1 + (g+round)%9
-				var sum atomic.Int64
-				parallelFor(parts, 3, func(i int) {
-					var inner atomic.Int64
-					parallelFor(4, 2, func(j int) { inner.Add(int64(j + 1)) })
-					if inner.Load() != 10 {
-						t.Errorf("nested loop summed %d, want 10", inner.Load())
-					}
-					sum.Add(int64(i + 1))
-				})
-				if want := int64(parts * (parts + 1) / 2); sum.Load() != want {
-					t.Errorf("goroutine %d round %d: parts summed %d, want %d", g, round, sum.Load(), want)
-				}
-			}
-		})
-	}
-	wg.Wait()
-}
 
 // TestSplitCoversRange checks that split's ranges tile [0, n) in order,
 // start at multiples of unit and are cut at most threads·partsPerThread

@@ -2,8 +2,8 @@ package iter
 
 import (
 	"runtime"
-	"sync"
-	"sync/atomic"
+
+	"github.com/tensor-go/tensor/internal/parallel"
 )
 
 // MinParallel is the number of elements below which an operation runs on
@@ -22,8 +22,9 @@ func Workers(n int) int {
 }
 
 // Parallel calls f on ranges that together cover the items [0, n) once
-// each, on up to w goroutines (the caller's among them), and returns when
-// all are done. The ranges are handed out from a shared counter in about
+// each, on up to w goroutines (the caller's and package parallel's
+// polling helpers, which start at once where a goroutine started per call
+// often waits 80 µs for a core), and returns when all are done. The ranges are handed out from a shared counter in about
 // 8·w pieces, so that a goroutine the scheduler holds back (the machine
 // may be shared) delays the others' work by one piece, not by a whole
 // share. Which goroutine runs a range never changes what is computed.
@@ -48,20 +49,8 @@ func ParallelWorkers(n, w int, f func(worker, lo, hi int)) {
 		return
 	}
 	piece := max(1, n/(8*w))
-	var next atomic.Int64
-	work := func(worker int) {
-		for {
-			lo := int(next.Add(int64(piece))) - piece
-			if lo >= n {
-				return
-			}
-			f(worker, lo, min(lo+piece, n))
-		}
-	}
-	var wg sync.WaitGroup
-	for k := 1; k < w; k++ {
-		wg.Go(func() { work(k) })
-	}
-	work(0)
-	wg.Wait()
+	parallel.For((n+piece-1)/piece, w, func(worker, i int) {
+		lo := i * piece
+		f(worker, lo, min(lo+piece, n))
+	})
 }

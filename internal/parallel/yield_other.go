@@ -1,6 +1,6 @@
 //go:build !linux
 
-package gemm
+package parallel
 
 import "runtime"
 
