@@ -510,15 +510,7 @@ func TestProdRowsPath(t *testing.T) {
 			var results []*Tensor
 			for _, use := range []bool{true, false} {
 				for _, procs := range []int{1, 2} {
-					ewise.UseVec = use
-					old := runtime.GOMAXPROCS(procs)
-					got, err := Prod(x, Axis(0))
-					runtime.GOMAXPROCS(old)
-					ewise.UseVec = true
-					if err != nil {
-						t.Fatal(err)
-					}
-					results = append(results, got)
+					results = append(results, prodUnder(t, use, procs, x, Axis(0)))
 				}
 			}
 			for i, r := range results[1:] {
@@ -555,15 +547,7 @@ func TestProdMiddleAxisRows(t *testing.T) {
 		var results []*Tensor
 		for _, use := range []bool{true, false} {
 			for _, procs := range []int{1, 2} {
-				ewise.UseVec = use
-				old := runtime.GOMAXPROCS(procs)
-				got, err := Prod(x, Axis(c.axis))
-				runtime.GOMAXPROCS(old)
-				ewise.UseVec = true
-				if err != nil {
-					t.Fatal(err)
-				}
-				results = append(results, got)
+				results = append(results, prodUnder(t, use, procs, x, Axis(c.axis)))
 			}
 		}
 		for i, r := range results[1:] {
@@ -625,15 +609,7 @@ func TestProdTwoStage(t *testing.T) {
 			for _, use := range []bool{true, false} {
 				var results []*Tensor
 				for _, procs := range []int{1, 2} {
-					ewise.UseVec = use
-					old := runtime.GOMAXPROCS(procs)
-					got, err := Prod(x, Axis(c.axes...))
-					runtime.GOMAXPROCS(old)
-					ewise.UseVec = true
-					if err != nil {
-						t.Fatal(err)
-					}
-					results = append(results, got)
+					results = append(results, prodUnder(t, use, procs, x, Axis(c.axes...)))
 				}
 				if !mpBytesEqual(results[0], results[1]) {
 					t.Errorf("%v %+v (vector kernels %v): one and two threads differ", dt, c, use)
@@ -642,6 +618,21 @@ func TestProdTwoStage(t *testing.T) {
 			}
 		}
 	}
+}
+
+// prodUnder returns Prod(x, opts...) computed with the vector kernels on
+// or off (ewise.UseVec) and GOMAXPROCS set to procs, restoring both.
+func prodUnder(t *testing.T, useVec bool, procs int, x *Tensor, opts ...ReduceOption) *Tensor {
+	t.Helper()
+	ewise.UseVec = useVec
+	old := runtime.GOMAXPROCS(procs)
+	got, err := Prod(x, opts...)
+	runtime.GOMAXPROCS(old)
+	ewise.UseVec = true
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
 
 // mpPermuteView returns x (contiguous) viewed with its axes in the order perm.
