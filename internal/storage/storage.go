@@ -153,7 +153,7 @@ func Get(size int, zero bool) unsafe.Pointer {
 	if !Enabled || size < MinPooled {
 		return plain(size)
 	}
-	p, _, recycled := take(classFor(size))
+	p, recycled := take(classFor(size))
 	if p == nil {
 		return plain(size)
 	}
@@ -189,12 +189,13 @@ func classFor(size int) *class {
 	return c
 }
 
-// take returns a tracked buffer for c and the class it belongs to: a free
-// one of c, one lent by a larger class, one won back by a collection
-// (recycled), or a new, zeroed one; nil when the class or the pool is full.
-func take(c *class) (p unsafe.Pointer, owner *class, recycled bool) {
+// take returns a tracked buffer for c: a free one of c or one lent by a
+// larger class, one won back by a collection (all recycled), or a new,
+// zeroed one; nil when the class or the pool is full. A lent buffer stays
+// its own class's: its finalizer returns it there.
+func take(c *class) (p unsafe.Pointer, recycled bool) {
 	mu.Lock()
-	owner = c
+	owner := c
 	if len(c.free) == 0 {
 		if l := lender(c); l != nil {
 			owner = l
@@ -219,7 +220,7 @@ func take(c *class) (p unsafe.Pointer, owner *class, recycled bool) {
 		grown++
 	default:
 		mu.Unlock()
-		return nil, nil, false
+		return nil, false
 	}
 	owner.out++
 	if len(owner.free) == 0 && owner.out > 1 && owner.size >= MinCollecting {
@@ -232,7 +233,7 @@ func take(c *class) (p unsafe.Pointer, owner *class, recycled bool) {
 	}
 	mu.Unlock()
 	runtime.SetFinalizer((*uint64)(p), owner.finalizer)
-	return p, owner, recycled
+	return p, recycled
 }
 
 // pop takes the newest buffer off c's free list; mu is held.
