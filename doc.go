@@ -68,7 +68,7 @@
 //
 // # Memory
 //
-// Results of 64 KiB and more live in memory recycled from results nothing
+// Results of 16 KiB and more live in memory recycled from results nothing
 // refers to any more (package internal/storage): a loop such as
 // y = Matmul(a, b) gets back the memory of the y it dropped, as NumPy gets it
 // back from malloc, instead of paying page faults and clearing for a fresh
@@ -79,8 +79,10 @@
 // waited for when one buffer costs more to touch afresh than a
 // collection), at most one at a time and backing off when collections win
 // nothing back; smaller results wait for the program's own collections.
-// Free buffers return to the Go heap after a few idle seconds; at most
-// 1 GiB is kept.
+// When no buffer of a result's size is free, a free one up to eight times
+// larger (left by an earlier phase of the program) is used whole rather
+// than fresh memory. Free buffers return to the Go heap after a few idle
+// seconds; at most 1 GiB is kept.
 //
 // # Printing
 //
