@@ -90,9 +90,9 @@ const classBudget = 64 << 20
 const coldNanosPerByte = 1.0
 
 // minBuffers is the fewest buffers a class may track whatever their size:
-// one in use, one the collector has just found dead (pending, see
-// reclaim), one free for the next call, and the operand of the same size
-// that a loop like y = f(x) keeps alive.
+// one in use, one the collector has just found dead, one free for the next
+// call, and the operand of the same size that a loop like y = f(x) keeps
+// alive.
 const minBuffers = 4
 
 // gcSpacing spaces background collections: after one that took d, the next
@@ -274,14 +274,8 @@ func lender(c *class) *class {
 	return best
 }
 
-// buffers is how many buffers c tracks: out, free or pending; mu is held.
-func (c *class) buffers() int {
-	n := c.out + len(c.free)
-	if pending.c == c {
-		n++
-	}
-	return n
-}
+// buffers is how many buffers c tracks, out or free; mu is held.
+func (c *class) buffers() int { return c.out + len(c.free) }
 
 // makeRoom reports whether size more bytes fit under Limit, dropping free
 // buffers of any class, oldest first within a class, to make them fit: a
@@ -356,8 +350,7 @@ func startCollection(urgent bool) *collection {
 // awaitCollection waits for col and for the finalizers it queued to return
 // buffers to c. A collection that returns none backs the class off, so that
 // a program that keeps its results alive does not wait for collections that
-// cannot help. (No second look is needed for the buffer the finalizer
-// goroutine may still hold: that one waits in the pending slot, never out.)
+// cannot help.
 func awaitCollection(col *collection, c *class) {
 	<-col.done
 	if awaitFinalizers(c) {
@@ -371,12 +364,11 @@ func awaitCollection(col *collection, c *class) {
 
 // awaitFinalizers gives the finalizer goroutine, which runs after a
 // collection, the processor a few times and reports whether c won a buffer
-// back (free, or pending until the next reclaim). A class that did is no
-// longer backed off.
+// back. A class that did is no longer backed off.
 func awaitFinalizers(c *class) bool {
 	for range 16 {
 		mu.Lock()
-		won := len(c.free) > 0 || pending.c == c
+		won := len(c.free) > 0
 		if won {
 			c.backoff = 0
 		}
@@ -390,29 +382,19 @@ func awaitFinalizers(c *class) bool {
 }
 
 // reclaim is the finalizer of a handed-out buffer of c: nothing refers to
-// the buffer any more. It does not go on the free list at once: the
-// runtime's finalizer goroutine keeps the argument of the finalizer it ran
-// last reachable until it runs another one, so a buffer handed out again
-// straight away would look alive to the next collection. It waits in the
-// pending slot until the next reclaim, and only then becomes free.
+// the buffer any more, and it goes on the free list. (A buffer handed out
+// again straight from there is found dead by the very next collection once
+// dropped: the finalizer goroutine keeps no reference to the argument of
+// the finalizer it ran last; TestReclaimedBufferCanBeReclaimedAgain.)
 func (c *class) reclaim(p *uint64) {
 	mu.Lock()
 	defer mu.Unlock()
 	c.out--
-	if pending.p != nil {
-		pending.c.free = append(pending.c.free, freeBuffer{pending.p, time.Now()})
-	}
-	pending.c, pending.p = c, unsafe.Pointer(p)
+	c.free = append(c.free, freeBuffer{unsafe.Pointer(p), time.Now()})
 	if !sweeping {
 		sweeping = true
 		time.AfterFunc(idleRelease, releaseIdle)
 	}
-}
-
-// pending is the buffer reclaimed last (see reclaim).
-var pending struct {
-	c *class
-	p unsafe.Pointer
 }
 
 // releaseIdle drops free buffers that waited longer than idleRelease, and

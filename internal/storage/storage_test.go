@@ -22,7 +22,6 @@ func reset() {
 	defer mu.Unlock()
 	classes = map[int]*class{}
 	tracked, hits, lent, grown, collections = 0, 0, 0, 0, 0
-	pending.c, pending.p = nil, nil
 }
 
 func TestClassSize(t *testing.T) {
@@ -67,12 +66,33 @@ func dropAndCollect(t *testing.T, get func()) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no buffer came back: %+v", ReadStats())
 		}
-		// Two buffers go through the pending slot before one is free;
-		// allocate another now and then so that the finalizer goroutine
-		// moves on.
-		get()
 		runtime.GC()
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestReclaimedBufferCanBeReclaimedAgain checks that a buffer handed out
+// straight after its finalizer ran, then dropped, is found dead by the
+// next collection: nothing (the runtime's finalizer goroutine included)
+// keeps the argument of the last finalizer reachable.
+func TestReclaimedBufferCanBeReclaimedAgain(t *testing.T) {
+	reset()
+	const size = 64 << 10
+	dropAndCollect(t, func() { Get(size, false) })
+	for round := range 3 {
+		before := ReadStats()
+		Get(size, false) // the free buffer, dropped at once
+		if s := ReadStats(); s.Hits != before.Hits+1 || s.Free != before.Free-1 {
+			t.Fatalf("round %d: the free buffer was not handed out: before %+v after %+v", round, before, s)
+		}
+		runtime.GC()
+		deadline := time.Now().Add(time.Second)
+		for ReadStats().Free < before.Free {
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: one collection did not win the dropped buffer back: %+v", round, ReadStats())
+			}
+			time.Sleep(time.Millisecond) // finalizers only, no further collection
+		}
 	}
 }
 
