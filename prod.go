@@ -288,7 +288,7 @@ func prodBlocked(x *Tensor, accType DType, n, r, blocks int, bases []unsafe.Poin
 // row of accumulators: then the outer dimensions, if any, are walked here,
 // one call of rows each. A reduction over a middle axis (of a 256³ tensor,
 // say) has rows of 256 elements; one rows call per 256 of them instead of
-// one kernel call per row made it three times faster.
+// one kernel call per row: 4.8 -> 3.4 ms for that tensor in float32.
 func prodRows(p *iter.Plan, acc, x unsafe.Pointer, size int, kernel iter.Kernel, rows ewise.RowsKernel) {
 	if rows == nil || !rowsOfAccumulators(p, size) {
 		p.Run([]unsafe.Pointer{acc, x}, kernel)
