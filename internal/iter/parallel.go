@@ -24,10 +24,11 @@ func Workers(n int) int {
 // Parallel calls f on ranges that together cover the items [0, n) once
 // each, on up to w goroutines (the caller's and package parallel's
 // polling helpers, which start at once where a goroutine started per call
-// often waits 80 µs for a core), and returns when all are done. The ranges are handed out from a shared counter in about
-// 8·w pieces, so that a goroutine the scheduler holds back (the machine
-// may be shared) delays the others' work by one piece, not by a whole
-// share. Which goroutine runs a range never changes what is computed.
+// often waits 80 µs for a core), and returns when all are done. The
+// ranges are handed out from a shared counter in about 8·w pieces, so
+// that a goroutine the scheduler holds back (the machine may be shared)
+// delays the others' work by one piece, not by a whole share. Which
+// goroutine runs a range never changes what is computed.
 func Parallel(n, w int, f func(lo, hi int)) {
 	if min(w, n) <= 1 {
 		f(0, n)
