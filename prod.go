@@ -2,12 +2,12 @@ package tensor
 
 import (
 	"slices"
-	"sync"
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/ewise"
 	"github.com/tensor-go/tensor/internal/iter"
+	"github.com/tensor-go/tensor/internal/scratch"
 	"github.com/tensor-go/tensor/shape"
 )
 
@@ -376,7 +376,7 @@ type prodMids [prodTwoStageMax]uint64
 // on every call would cost zeroing and, once the runtime has handed it back
 // to the system, page faults; the accumulators are set to 1 before use
 // anyway.
-var prodMidPool = sync.Pool{New: func() any { return new(prodMids) }}
+var prodMidPool = scratch.List[prodMids]{New: func() *prodMids { return new(prodMids) }}
 
 // prodOuterDims decides whether a reduction into n > 1 accumulators is done
 // in two stages (see prodTwoStage), and returns the dimensions the first
@@ -470,7 +470,7 @@ func prodTwoStage(x *Tensor, accType DType, n, m int, outer []bool, bases []unsa
 	w := min(iter.Workers(x.Size()), blocks)
 	mids := make([]*prodMids, w)
 	for k := range mids {
-		mids[k] = prodMidPool.Get().(*prodMids)
+		mids[k] = prodMidPool.Get()
 		defer prodMidPool.Put(mids[k])
 	}
 	kernel, rows, reduce := ewise.Prod(x.dtype), ewise.ProdRows(x.dtype), ewise.Prod(accType)

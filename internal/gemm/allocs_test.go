@@ -2,7 +2,6 @@ package gemm
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
 )
 
@@ -55,33 +54,5 @@ func TestMulBatchStridedAllocs(t *testing.T) {
 		if allocs != 0 {
 			t.Errorf("MulBatchStrided(%v) allocates %v times per call, want 0", s, allocs)
 		}
-	}
-}
-
-// TestWorkspacesSurviveCollections checks that a product after a garbage
-// collection reuses the packing buffers of the one before (a sync.Pool
-// would have dropped them), and that at most one idle workspace per
-// processor is kept.
-func TestWorkspacesSurviveCollections(t *testing.T) {
-	k := kernelFor[float32]()
-	ws := k.getWorkspace()
-	k.putWorkspace(ws)
-	runtime.GC()
-	runtime.GC()
-	if got := k.getWorkspace(); got != ws {
-		t.Error("a collection dropped the idle workspace")
-	}
-	var held []*workspace[float32]
-	for range runtime.GOMAXPROCS(0) + 3 {
-		held = append(held, k.getWorkspace())
-	}
-	for _, w := range held {
-		k.putWorkspace(w)
-	}
-	k.spare.mu.Lock()
-	idle := len(k.spare.idle)
-	k.spare.mu.Unlock()
-	if idle != runtime.GOMAXPROCS(0) {
-		t.Errorf("%d idle workspaces kept, want one per processor (%d)", idle, runtime.GOMAXPROCS(0))
 	}
 }

@@ -116,9 +116,9 @@ func (j *job[T]) split(threads int) {
 // runPooled computes rows [i0, i1) and columns [j0, j1) of C with an idle
 // workspace of the kernel.
 func (j *job[T]) runPooled(i0, i1, j0, j1 int) {
-	ws := j.kern.getWorkspace()
+	ws := j.kern.spare.Get()
 	j.run(ws, i0, i1, j0, j1)
-	j.kern.putWorkspace(ws)
+	j.kern.spare.Put(ws)
 }
 
 // run is the BLIS loop nest over one rectangle of C: N in NC blocks, K in KC

@@ -1,9 +1,6 @@
 package gemm
 
-import (
-	"runtime"
-	"sync"
-)
+import "github.com/tensor-go/tensor/internal/scratch"
 
 // microKernel computes one full mr×nr tile of C from a packed A sliver and a
 // packed B sliver (see packA and packB for their layouts):
@@ -51,7 +48,7 @@ type kernel[T Elem] struct {
 	microRowA4 microKernelRowA[T]
 	// round, when set, is applied to every packed block (TF32 rounding).
 	round func([]T)
-	spare *workspaces[T] // idle workspaces sized for this blocking
+	spare *scratch.List[workspace[T]] // idle workspaces sized for this blocking (1.2 MiB for float32)
 }
 
 // workspace holds one goroutine's packing buffers.
@@ -62,49 +59,11 @@ type workspace[T any] struct {
 
 // newKernel fills in a kernel description and its list of workspaces.
 func newKernel[T Elem](name string, mr, nr, kc, mc, nc int, micro microKernel[T]) *kernel[T] {
-	return &kernel[T]{name: name, mr: mr, nr: nr, kc: kc, mc: mc, nc: nc, micro: micro, spare: new(workspaces[T])}
-}
-
-// workspaces keeps a kernel's idle workspaces between products, at most one
-// per processor. It is not a sync.Pool because every garbage collection
-// empties those: the next product would allocate, clear and fault in its
-// 1.2 MiB of packing buffers again, about half a millisecond here, which a
-// loop of 64³ products (a collection every few hundred of them, for their
-// results) paid over and over. Like the per-thread buffers of a BLAS
-// library, the workspaces stay for the life of the program.
-type workspaces[T any] struct {
-	mu   sync.Mutex
-	idle []*workspace[T]
-}
-
-// getWorkspace returns an idle workspace of k, or a new one.
-func (k *kernel[T]) getWorkspace() *workspace[T] {
-	w := k.spare
-	w.mu.Lock()
-	if n := len(w.idle); n > 0 {
-		ws := w.idle[n-1]
-		w.idle[n-1] = nil
-		w.idle = w.idle[:n-1]
-		w.mu.Unlock()
-		return ws
-	}
-	w.mu.Unlock()
-	return &workspace[T]{
-		a:    make([]T, k.mc*k.kc),
-		b:    make([]T, k.kc*k.nc),
-		tile: make([]T, k.mr*k.nr),
-	}
-}
-
-// putWorkspace makes ws idle again, unless as many are idle as there are
-// processors to use them.
-func (k *kernel[T]) putWorkspace(ws *workspace[T]) {
-	w := k.spare
-	w.mu.Lock()
-	if len(w.idle) < runtime.GOMAXPROCS(0) {
-		w.idle = append(w.idle, ws)
-	}
-	w.mu.Unlock()
+	k := &kernel[T]{name: name, mr: mr, nr: nr, kc: kc, mc: mc, nc: nc, micro: micro}
+	k.spare = &scratch.List[workspace[T]]{New: func() *workspace[T] {
+		return &workspace[T]{a: make([]T, mc*kc), b: make([]T, kc*nc), tile: make([]T, mr*nr)}
+	}}
+	return k
 }
 
 // kernelFor returns the kernel dispatched for element type T.
