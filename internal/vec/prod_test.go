@@ -317,39 +317,37 @@ func TestFolds(t *testing.T) {
 		t.Skip("no accelerated kernels on this machine or build")
 	}
 	r := rand.New(rand.NewPCG(11, 12))
-	special := func() bool { return r.IntN(8) == 0 }
 	nan32 := func() float32 { return math.Float32frombits(0x7f800001 | r.Uint32()&0x807fffff) }
 	nan64 := func() float64 { return math.Float64frombits(0x7ff0000000000001 | r.Uint64()&0x800fffffffffffff) }
 	for _, v := range prodAccelerated {
 		for range 2000 {
 			var l32 [lanes4]float32
 			for j := range l32 {
-				switch {
-				case special() && r.IntN(2) == 0:
-					l32[j] = nan32()
-				case special():
-					l32[j] = specialsF32[r.IntN(len(specialsF32))]
-				default:
-					l32[j] = float32(logNear1(r))
-				}
+				l32[j] = foldLane(r, nan32, specialsF32)
 			}
 			if got, want := v.kernels.foldF32(l32), foldGoF32(l32); !sameF32(got, want) {
 				t.Fatalf("%s foldF32(%v) = %#x, twin %#x", v.name, l32, math.Float32bits(got), math.Float32bits(want))
 			}
 			var l64 [lanes8]float64
 			for j := range l64 {
-				switch {
-				case special() && r.IntN(2) == 0:
-					l64[j] = nan64()
-				case special():
-					l64[j] = specialsF64[r.IntN(len(specialsF64))]
-				default:
-					l64[j] = logNear1(r)
-				}
+				l64[j] = foldLane(r, nan64, specialsF64)
 			}
 			if got, want := v.kernels.foldF64(l64), foldGoF64(l64); !sameF64(got, want) {
 				t.Fatalf("%s foldF64(%v) = %#x, twin %#x", v.name, l64, math.Float64bits(got), math.Float64bits(want))
 			}
 		}
 	}
+}
+
+// foldLane draws one lane for TestFolds: a NaN of random payload or another
+// special now and then, else a factor near ±1.
+func foldLane[T float32 | float64](r *rand.Rand, nan func() T, specials []T) T {
+	special := func() bool { return r.IntN(8) == 0 }
+	switch {
+	case special() && r.IntN(2) == 0:
+		return nan()
+	case special():
+		return specials[r.IntN(len(specials))]
+	}
+	return T(logNear1(r))
 }
