@@ -185,7 +185,7 @@ func prodRun(out, x *Tensor, mask []bool) error {
 		case blocks > 1:
 			prodBlocked(x, accType, n, r, blocks, bases, accStrides, xStrides)
 		default:
-			prodKept(x, mask, bases, accStrides, xStrides)
+			prodKept(x, accType, mask, bases, accStrides, xStrides)
 		}
 	}
 	if acc != out {
@@ -513,9 +513,9 @@ func rowsOfAccumulators(p *iter.Plan, size int) bool {
 // goroutine the work is split along a kept dimension, so every
 // accumulator is computed by one goroutine, in the same order as by one
 // goroutine alone.
-func prodKept(x *Tensor, mask []bool, bases []unsafe.Pointer, accStrides, xStrides []int) {
+func prodKept(x *Tensor, accType DType, mask []bool, bases []unsafe.Pointer, accStrides, xStrides []int) {
 	kernel, rows := ewise.Prod(x.dtype), ewise.ProdRows(x.dtype)
-	size := ewise.ProdAccumulator(x.dtype).Size()
+	size := accType.Size()
 	w := iter.Workers(x.Size())
 	split := longestKept(x.shape, mask)
 	// Each part keeps at least two indices along the split dimension, so
