@@ -561,6 +561,37 @@ func TestProdMiddleAxisRows(t *testing.T) {
 	}
 }
 
+// TestProdBlocksSplitsKeptSlabs pins down when a reduction into few
+// accumulators goes in blocks along the reduced dimension r (prodBlocks
+// returns blocks > 0): not when prodKept can give each goroutine whole
+// slabs, that is when the kept dimension it splits lies outside r and
+// holds two indices per goroutine; otherwise (only the fastest dimension
+// to split, r outermost, a short outer dimension) it does.
+func TestProdBlocksSplitsKeptSlabs(t *testing.T) {
+	for _, c := range []struct {
+		shape   []int
+		mask    []bool
+		blocked bool
+	}{
+		{[]int{700, 100}, []bool{true, false}, true},           // rows into one row of accumulators
+		{[]int{80, 60, 70}, []bool{false, true, false}, false}, // a middle axis: split the outer kept one
+		{[]int{3, 30000, 2}, []bool{false, true, false}, true}, // the outer kept one too short for two goroutines
+		{[]int{1, 700, 100}, []bool{false, true, false}, true}, // a kept outer dimension of 1
+		{[]int{60, 80, 70}, []bool{true, false, false}, true},  // r outermost: blocks are slabs already
+	} {
+		x := mpRandom(rand.New(rand.NewPCG(1, 2)), Float32, c.shape...)
+		n := x.Size()
+		for i, m := range c.mask {
+			if m {
+				n /= c.shape[i]
+			}
+		}
+		if _, blocks := prodBlocks(x, c.mask, n); (blocks > 0) != c.blocked {
+			t.Errorf("prodBlocks(%v, mask %v) = %d blocks, want blocked %v", c.shape, c.mask, blocks, c.blocked)
+		}
+	}
+}
+
 // TestProdTwoStage covers reductions whose fastest dimension is reduced
 // along with dimensions outside every kept one, which go in two stages
 // (prodTwoStage): contiguous and permuted layouts, reversed strides,
