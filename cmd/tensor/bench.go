@@ -16,6 +16,7 @@ import (
 
 	"github.com/tensor-go/tensor"
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/storage"
 )
 
 // defaultWorkloads is a copy of the project's shared
@@ -168,9 +169,21 @@ func benchOne(w workload, b *benchArgs) string {
 
 // medianTime calls f warmup times, then reps times, and returns the
 // median duration of the reps timed calls in seconds, as the peers script
-// does.
+// does. Before the last warm-up call it collects garbage and waits for the
+// memory pool to win back the warm-up calls' dropped results, as Go's
+// testing package collects before each timed run: NumPy's timed calls reuse
+// the blocks its warm-up call freed (reference counting frees a result at
+// once), and here a result dropped but not yet collected is fresh memory
+// for the next call (page faults, ~1.5 µs a 4 KiB page on this VM) — the
+// state of a Go loop's first few calls, not of its steady state, where the
+// program's own collections keep the pool supplied. The last warm-up call
+// runs after the collection so that the timed calls do not start on cores
+// that were idle while it ran.
 func medianTime(f func() error, warmup, reps int) (float64, error) {
-	for range warmup {
+	for i := range warmup {
+		if i == warmup-1 {
+			storage.Collect()
+		}
 		if err := f(); err != nil {
 			return 0, err
 		}

@@ -311,3 +311,25 @@ func TestNoCollectionsBelowMinCollecting(t *testing.T) {
 		t.Fatalf("a free buffer was not reused: before %+v after %+v", before, s)
 	}
 }
+
+// TestCollectWinsBackDroppedBuffers checks that Collect returns only once
+// every dropped buffer is free again, so that the next Gets reuse them.
+func TestCollectWinsBackDroppedBuffers(t *testing.T) {
+	reset()
+	const size, n = 64 << 10, 6
+	kept := Get(size, false)
+	for range n {
+		Get(size, false)
+	}
+	Collect()
+	if s := ReadStats(); s.Free != n || s.Outstanding != 1 {
+		t.Fatalf("after Collect: %d free, %d outstanding; want %d and 1", s.Free, s.Outstanding, n)
+	}
+	for range n {
+		Get(size, false)
+	}
+	if s := ReadStats(); s.Grown != n+1 || s.Hits != n {
+		t.Fatalf("after %d more Gets: grown %d, hits %d; want %d and %d", n, s.Grown, s.Hits, n+1, n)
+	}
+	runtime.KeepAlive(kept)
+}
