@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/tensor-go/tensor"
+	"github.com/tensor-go/tensor/internal/storage"
 )
 
 // bin is the command, built once for all tests.
@@ -593,5 +594,32 @@ func TestBenchWarmup(t *testing.T) {
 	calls := 0
 	if _, err := medianTime(func() error { calls++; return nil }, 3, 5); err != nil || calls != 8 {
 		t.Errorf("medianTime(f, 3, 5) called f %d times (err %v), want 8", calls, err)
+	}
+}
+
+// TestBenchTimedCallsReuseWarmupResults checks that the collection before
+// the last warm-up call hands the results the warm-up calls dropped to the
+// timed calls: with six warm-up calls, the last warm-up call and three
+// timed ones all find a free buffer instead of fresh memory.
+func TestBenchTimedCallsReuseWarmupResults(t *testing.T) {
+	const size = 256 << 10 // pooled, below the sizes the pool collects for itself
+	before := storage.ReadStats()
+	hits := 0
+	call := 0
+	f := func() error {
+		call++
+		s := storage.ReadStats()
+		storage.Get(size, false) // dropped at once, as a benchmarked result is
+		if call > 5 {
+			hits += storage.ReadStats().Hits - s.Hits
+		}
+		return nil
+	}
+	if _, err := medianTime(f, 6, 3); err != nil {
+		t.Fatal(err)
+	}
+	if hits != 4 {
+		t.Errorf("%d of the 4 calls after the collection reused a buffer (pool before %+v, after %+v)",
+			hits, before, storage.ReadStats())
 	}
 }
