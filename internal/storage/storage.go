@@ -84,10 +84,18 @@ const classBudget = 64 << 20
 
 // coldNanosPerByte is what touching a buffer that is not resident costs:
 // page faults and clearing, measured here between 0.35 ns a byte (1.4 µs
-// a 4 KiB page) and 2.5 (a fresh 4 MiB result taking 2–10 ms); 1.0 errs
-// low. A caller waits for a collection rather than take fresh memory when
-// one buffer costs more than a collection at this rate.
-const coldNanosPerByte = 1.0
+// a 4 KiB page) and 2.5 (a fresh 4 MiB result taking 2–10 ms, 2–8 µs a
+// page when the host has to back the page too). A caller waits for a
+// collection rather than take fresh memory when one buffer costs more than
+// a collection at this rate. 2.0 rather than the 1.0 this was first:
+// collections that run beside two busy threads take 1–4 ms here, so at 1.0
+// a 4 MiB class often grew instead of waiting, and the growth cost 5–10 ms.
+// Six alternating runs of the benchmark command (medians, ms): 1024³
+// float32 7.98 -> 7.46, 2048³ 62.3 -> 59.2, a batch of 16384 8×8 products
+// 0.99 -> 0.86; 512 64×64 @ 64×64 (8 MiB results, which now always wait)
+// 1.25 -> 1.45, still above NumPy's 1.83; float64 and the tall product
+// unchanged within noise.
+const coldNanosPerByte = 2.0
 
 // minBuffers is the fewest buffers a class may track whatever their size:
 // one in use, one the collector has just found dead, one free for the next
