@@ -34,9 +34,19 @@ import (
 // started.
 
 // helperSpin is how long an idle helper keeps polling for work before it
-// blocks: longer than the ~100 µs wake-up it saves, short enough that a
-// program that has stopped multiplying gets its cores back at once.
-const helperSpin = 200 * time.Microsecond
+// blocks. A blocked helper's core goes idle, and on a virtual machine an
+// idle virtual CPU is halted: waking it again took milliseconds here, not
+// the ~100 µs of a busy one, so the first products after any pause of a
+// millisecond or more (a collection, a workload's set-up) ran on one core.
+// Four alternating runs of the benchmark command, polling 200 µs -> 20 ms:
+// matrix-vector 4096 1.25–2.54 -> 1.27–1.42 ms, 512 64×64 @ 64×64
+// 1.51–2.16 -> 1.08–1.39 ms, float32·int32 16M 7.0–8.7 -> 4.8–6.6 ms,
+// product of 16M float32 1.31–2.42 -> 1.26–1.29 ms; 5 ms measured the same
+// as 20 in three more. OpenBLAS's threads poll far longer (about 0.1 s).
+// The cost is a core kept busy for 5 ms after the last parallel loop, at
+// the lowest priority the loop below can give it (the module's tests: 8.9
+// -> 9–10 s of wall time, against 11.4 s with 20 ms).
+const helperSpin = 5 * time.Millisecond
 
 // callerSpin is how long a caller polls for the helpers' last parts before
 // it blocks. When every goroutine has a core the parts end within
