@@ -33,7 +33,9 @@
 // collections) the caller waits for it instead of touching fresh memory.
 // A wait that wins nothing back backs the class off exponentially, so a
 // program that keeps its results alive does not pay for collections that
-// cannot help.
+// cannot help. Once a class's collections have cost as much as touching
+// one more buffer, the class grows by one instead, so that a long loop
+// ends up with enough buffers for one collection to refill many calls.
 //
 // A class that has run dry first borrows a free buffer of a larger class (at
 // most maxLend times its size), which goes back to its own class when
@@ -129,6 +131,14 @@ type class struct {
 	skip    int // forced collections to skip after fruitless ones
 	backoff int // the next skip after another fruitless collection
 
+	// waited is how long the collections the class started have taken
+	// since it last grew. Once that reaches what one more buffer would
+	// cost to touch, the class grows instead of collecting again: a loop
+	// that drops a result per call pays at most about twice the best of
+	// the two (a collection every few calls, or a larger class that one
+	// collection refills for many), whichever its length makes best.
+	waited time.Duration
+
 	// finalizer is c.reclaim, bound once so that arming a buffer does not
 	// allocate a method value each time.
 	finalizer func(*uint64)
@@ -207,8 +217,8 @@ func take(c *class) (p unsafe.Pointer, recycled bool) {
 	if len(c.free) == 0 {
 		if l := lender(c); l != nil {
 			owner = l
-		} else if c.out > 0 && c.size >= MinCollecting && mustWait(c) {
-			done := startCollection(true)
+		} else if c.waitsForCollection() {
+			done := startCollection(true, c)
 			mu.Unlock()
 			awaitCollection(done, c)
 			mu.Lock()
@@ -223,6 +233,7 @@ func take(c *class) (p unsafe.Pointer, recycled bool) {
 			lent++
 		}
 	case c.buffers() < max(classBudget/c.size, minBuffers) && makeRoom(c.size):
+		c.waited = 0
 		p = plain(c.size)
 		tracked += c.size
 		grown++
@@ -231,17 +242,34 @@ func take(c *class) (p unsafe.Pointer, recycled bool) {
 		return nil, false
 	}
 	owner.out++
-	if len(owner.free) == 0 && owner.out > 1 && owner.size >= MinCollecting {
+	if owner.collectsAhead() {
 		// The class has run dry while buffers are out, some of them
 		// probably dead: have the collector look for them while the
 		// caller computes, so that the next call finds one. For a class
 		// whose next call would wait for a collection anyway, start it
 		// now whatever the spacing: it overlaps this call's work instead.
-		startCollection(worthOneCollection(owner))
+		startCollection(worthOneCollection(owner), owner)
 	}
 	mu.Unlock()
 	runtime.SetFinalizer((*uint64)(p), owner.finalizer)
 	return p, recycled
+}
+
+// waitsForCollection reports whether a caller that finds c dry should wait
+// for a collection to win a buffer back rather than grow the class: some
+// of its buffers are out (and may be dead), one buffer costs more to touch
+// than a collection, and the class's collections have not yet cost as much
+// as one more buffer. mu is held.
+func (c *class) waitsForCollection() bool {
+	return c.out > 0 && c.size >= MinCollecting && c.waited < c.coldCost() && mustWait(c)
+}
+
+// collectsAhead reports whether, having handed out its last free buffer,
+// c should start a collection in the background so that the next call
+// finds one: its other buffers are out, some of them probably dead, and
+// its collections have not yet cost as much as one more buffer. mu is held.
+func (c *class) collectsAhead() bool {
+	return len(c.free) == 0 && c.out > 1 && c.size >= MinCollecting && c.waited < c.coldCost()
 }
 
 // pop takes the newest buffer off c's free list; mu is held.
@@ -311,10 +339,15 @@ func mustWait(c *class) bool {
 	return worthOneCollection(c)
 }
 
+// coldCost is what touching one fresh buffer of c costs; mu is held.
+func (c *class) coldCost() time.Duration {
+	return time.Duration(float64(c.size) * coldNanosPerByte)
+}
+
 // worthOneCollection reports whether touching one fresh buffer of c costs
 // more than a collection; mu is held.
 func worthOneCollection(c *class) bool {
-	return time.Duration(float64(c.size)*coldNanosPerByte) >= gcCost
+	return c.coldCost() >= gcCost
 }
 
 // A collection is one garbage collection started by the pool; done is
@@ -331,7 +364,7 @@ var (
 // false) are rate-limited so that collecting takes at most 1/(1+gcSpacing)
 // of the time; urgent ones, which a caller waits for, are not. mu is held.
 // It returns nil when no collection runs.
-func startCollection(urgent bool) *collection {
+func startCollection(urgent bool, owner *class) *collection {
 	if current != nil {
 		return current
 	}
@@ -347,6 +380,7 @@ func startCollection(urgent bool) *collection {
 		mu.Lock()
 		collections++
 		gcCost = (3*gcCost + took) / 4
+		owner.waited += took
 		nextAllowed = time.Now().Add(gcSpacing * took)
 		current = nil
 		mu.Unlock()

@@ -333,3 +333,33 @@ func TestCollectWinsBackDroppedBuffers(t *testing.T) {
 	}
 	runtime.KeepAlive(kept)
 }
+
+// TestClassGrowsOnceCollectionsCostMoreThanABuffer checks the rule between
+// collecting and growing: a dry class whose buffers are out (and may be
+// dead) collects, waiting or ahead of time, while its collections have
+// cost less than one more buffer, and grows once they have cost more.
+func TestClassGrowsOnceCollectionsCostMoreThanABuffer(t *testing.T) {
+	reset()
+	c := classFor(1 << 20) // touching it costs more than a collection
+	mu.Lock()
+	defer mu.Unlock()
+	c.out = 2
+	for _, tc := range []struct {
+		waited  time.Duration
+		collect bool
+	}{
+		{0, true},
+		{c.coldCost() / 2, true},
+		{c.coldCost(), false},
+		{2 * c.coldCost(), false},
+	} {
+		c.waited, c.skip = tc.waited, 0
+		if got := c.waitsForCollection(); got != tc.collect {
+			t.Errorf("after %v of collections: waitsForCollection() = %v, want %v", tc.waited, got, tc.collect)
+		}
+		if got := c.collectsAhead(); got != tc.collect {
+			t.Errorf("after %v of collections: collectsAhead() = %v, want %v", tc.waited, got, tc.collect)
+		}
+	}
+	c.out = 0
+}
