@@ -1,6 +1,10 @@
 package gemm
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/tensor-go/tensor/internal/scratch"
+)
 
 // MulComplex computes C = A·B for complex matrices (no conjugation) with
 // Mul's rules, through the real kernels: with A = Ar + i·Ai and B = Br + i·Bi
@@ -63,15 +67,14 @@ func mulInterleaved[R float32 | float64](m, n, k int, a, b, c parts[R], opt Opti
 			}
 		}
 	}
-	wide := make([]R, 4*k*n)
-	for p := range k {
-		even, odd := wide[2*p*2*n:(2*p+1)*2*n], wide[(2*p+1)*2*n:(2*p+2)*2*n]
-		for j := range n {
-			re, im := b.re.at(p, j), b.im.at(p, j)
-			even[2*j], even[2*j+1] = re, im
-			odd[2*j], odd[2*j+1] = -im, re
-		}
+	buf := wideBuffers.Get()
+	defer putWide(buf)
+	wide := wideOf[R](buf, 4*k*n)
+	threads := 1
+	if k*n >= minWidenPerThread {
+		threads = opt.threads()
 	}
+	split(k, 1, threads, func(p0, p1 int) { widen(wide, p0, p1, n, b) })
 	cr := Matrix[R]{c.re.Data, c.re.Off, c.re.RS, 1}
 	if c.re.CS != 2 {
 		cr = Matrix[R]{make([]R, 2*m*n), 0, 2 * n, 1}
@@ -85,6 +88,76 @@ func mulInterleaved[R float32 | float64](m, n, k int, a, b, c parts[R], opt Opti
 			}
 		}
 	}
+}
+
+// minWidenPerThread is the size of B (complex elements) from which its
+// wide matrix is built on every goroutine: 256×256 took 65 µs on one.
+const minWidenPerThread = 1 << 14
+
+// widen writes rows [2·p0, 2·p1) of the 2k×2n real matrix of mulInterleaved
+// for the k×n complex matrix b into wide. Rows of contiguous complex
+// numbers are read as slices: element by element through Matrix.at,
+// building the matrix took 40% of a 256³ complex64 product.
+func widen[R float32 | float64](wide []R, p0, p1, n int, b parts[R]) {
+	for p := p0; p < p1; p++ {
+		even, odd := wide[2*p*2*n:(2*p+1)*2*n], wide[(2*p+1)*2*n:(2*p+2)*2*n]
+		if b.re.CS == 2 {
+			row := b.re.Data[b.re.Off+p*b.re.RS:][:2*n]
+			copy(even, row)
+			for j := 0; j < 2*n; j += 2 {
+				odd[j], odd[j+1] = -row[j+1], row[j]
+			}
+			continue
+		}
+		for j := range n {
+			re, im := b.re.at(p, j), b.im.at(p, j)
+			even[2*j], even[2*j+1] = re, im
+			odd[2*j], odd[2*j+1] = -im, re
+		}
+	}
+}
+
+// wideBuffer holds the 2k×2n matrix of a complex product between calls, in
+// whichever real type the product has.
+type wideBuffer struct {
+	f32 []float32
+	f64 []float64
+}
+
+// maxKeptWide is the largest wide matrix, in bytes, that a wideBuffer keeps
+// after a call: a 512×512 complex128 B. Larger ones are rare and would pin
+// their memory for the life of the program.
+const maxKeptWide = 16 << 20
+
+// wideBuffers keeps wide matrices between calls: made afresh, the 1 MiB
+// one of a 256³ complex64 product is cleared (and, as fresh memory, faulted
+// in) on every call.
+var wideBuffers = scratch.List[wideBuffer]{New: func() *wideBuffer { return new(wideBuffer) }}
+
+// wideOf returns n elements of w's buffer of type R, growing it if needed.
+func wideOf[R float32 | float64](w *wideBuffer, n int) []R {
+	var z R
+	if _, ok := any(z).(float32); ok {
+		if cap(w.f32) < n {
+			w.f32 = make([]float32, n)
+		}
+		return any(w.f32[:n]).([]R)
+	}
+	if cap(w.f64) < n {
+		w.f64 = make([]float64, n)
+	}
+	return any(w.f64[:n]).([]R)
+}
+
+// putWide makes w idle again, without buffers too large to keep.
+func putWide(w *wideBuffer) {
+	if 4*cap(w.f32) > maxKeptWide {
+		w.f32 = nil
+	}
+	if 8*cap(w.f64) > maxKeptWide {
+		w.f64 = nil
+	}
+	wideBuffers.Put(w)
 }
 
 // MulComplexBatch is MulBatch for complex matrices (see MulComplex).
