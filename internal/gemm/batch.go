@@ -41,12 +41,23 @@ func MulBatch[T Elem](batch, m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs
 		}
 		return
 	}
-	one := opt
-	one.Threads = 1
+	if opt.TF32 {
+		one := opt
+		one.Threads = 1
+		split(batch, 1, threads, func(i0, i1 int) {
+			for i := i0; i < i1; i++ {
+				Mul(m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), one)
+			}
+		})
+		return
+	}
+	kern := kernelFor[T]()
 	split(batch, 1, threads, func(i0, i1 int) {
+		ws := kern.spare.Get()
 		for i := i0; i < i1; i++ {
-			Mul(m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), one)
+			mulWith(kern, ws, m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]))
 		}
+		kern.spare.Put(ws)
 	})
 }
 

@@ -61,6 +61,25 @@ func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
 	j.parallel(opt.threads())
 }
 
+// mulWith is mul on one goroutine with the workspace ws, for a goroutine
+// that computes many products in a row (MulBatch): taking a workspace from
+// the kernel's list for each of them made the goroutines contend for it.
+func mulWith[T Elem](kern *kernel[T], ws *workspace[T], m, n, k int, a, b, c Matrix[T]) {
+	if c.CS != 1 && c.RS == 1 {
+		m, n, a, b, c = n, m, b.transpose(), a.transpose(), c.transpose()
+	}
+	one := Options{Threads: 1}
+	if kern.round == nil && special(m, n, k, a, b, c, one) {
+		return
+	}
+	if small := smallFor(m, n, k, b, c); small != nil && kern.round == nil {
+		small(m, n, k, a, b, c, zeroOffset, zeroOffset, zeroOffset)
+		return
+	}
+	j := newJob(kern, m, n, k, a, b, c)
+	j.run(ws, 0, j.m, 0, j.n)
+}
+
 // zeroOffset is the offsets of a batch of one matrix that starts at its
 // view's Off. The kernels only read it; sharing one saves an allocation per
 // small product.
