@@ -44,6 +44,24 @@ const minFlopsPerThread = 64 * 64 * 64
 
 // mul runs the product on up to opt.threads() goroutines.
 func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
+	if j, blocked := plan(kern, m, n, k, a, b, c, opt); blocked {
+		j.parallel(opt.threads())
+	}
+}
+
+// mulWith is mul on one goroutine with the workspace ws, for a goroutine
+// that computes many products in a row (MulBatch): taking a workspace from
+// the kernel's list for each of them made the goroutines contend for it.
+func mulWith[T Elem](kern *kernel[T], ws *workspace[T], m, n, k int, a, b, c Matrix[T]) {
+	if j, blocked := plan(kern, m, n, k, a, b, c, Options{Threads: 1}); blocked {
+		j.run(ws, 0, j.m, 0, j.n)
+	}
+}
+
+// plan computes the product at once when a path without blocking takes it
+// (a matrix-vector or small kernel) and reports false; otherwise it returns
+// the job for the blocked loops.
+func plan[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) (job[T], bool) {
 	if c.CS != 1 && c.RS == 1 {
 		// Column-major C: compute Cᵀ = Bᵀ·Aᵀ instead, so the kernels can
 		// store whole rows of the (transposed) C directly. Each element is
@@ -51,33 +69,13 @@ func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
 		m, n, a, b, c = n, m, b.transpose(), a.transpose(), c.transpose()
 	}
 	if kern.round == nil && special(m, n, k, a, b, c, opt) {
-		return
+		return job[T]{}, false
 	}
 	if small := smallFor(m, n, k, b, c); small != nil && kern.round == nil {
 		mulSmall(small, m, n, k, a, b, c, opt.threads())
-		return
+		return job[T]{}, false
 	}
-	j := newJob(kern, m, n, k, a, b, c)
-	j.parallel(opt.threads())
-}
-
-// mulWith is mul on one goroutine with the workspace ws, for a goroutine
-// that computes many products in a row (MulBatch): taking a workspace from
-// the kernel's list for each of them made the goroutines contend for it.
-func mulWith[T Elem](kern *kernel[T], ws *workspace[T], m, n, k int, a, b, c Matrix[T]) {
-	if c.CS != 1 && c.RS == 1 {
-		m, n, a, b, c = n, m, b.transpose(), a.transpose(), c.transpose()
-	}
-	one := Options{Threads: 1}
-	if kern.round == nil && special(m, n, k, a, b, c, one) {
-		return
-	}
-	if small := smallFor(m, n, k, b, c); small != nil && kern.round == nil {
-		small(m, n, k, a, b, c, zeroOffset, zeroOffset, zeroOffset)
-		return
-	}
-	j := newJob(kern, m, n, k, a, b, c)
-	j.run(ws, 0, j.m, 0, j.n)
+	return newJob(kern, m, n, k, a, b, c), true
 }
 
 // zeroOffset is the offsets of a batch of one matrix that starts at its
