@@ -261,7 +261,7 @@ func take(c *class) (p unsafe.Pointer, recycled bool) {
 // than a collection, and the class's collections have not yet cost as much
 // as one more buffer. mu is held.
 func (c *class) waitsForCollection() bool {
-	return c.out > 0 && c.size >= MinCollecting && c.waited < c.coldCost() && mustWait(c)
+	return c.out > 0 && c.size >= MinCollecting && c.collects() && mustWait(c)
 }
 
 // collectsAhead reports whether, having handed out its last free buffer,
@@ -269,8 +269,25 @@ func (c *class) waitsForCollection() bool {
 // finds one: its other buffers are out, some of them probably dead, and
 // its collections have not yet cost as much as one more buffer. mu is held.
 func (c *class) collectsAhead() bool {
-	return len(c.free) == 0 && c.out > 1 && c.size >= MinCollecting && c.waited < c.coldCost()
+	return len(c.free) == 0 && c.out > 1 && c.size >= MinCollecting && c.collects()
 }
+
+// collects reports whether c, dry, should rather collect than grow: not
+// while it has fewer than minBuffers buffers of at most maxFreeGrowth bytes
+// (a loop that drops a result per call needs that many for a collection
+// to refill it while the caller computes), nor once its collections have
+// cost as much as one more buffer would. mu is held.
+func (c *class) collects() bool {
+	if c.buffers() < minBuffers && c.size <= maxFreeGrowth {
+		return false
+	}
+	return c.waited < c.coldCost()
+}
+
+// maxFreeGrowth bounds the classes that grow to minBuffers without
+// collecting: touching three fresh buffers of 8 MiB costs up to about
+// 50 ms here (2 ns a byte), a few collections' worth for the larger ones.
+const maxFreeGrowth = 8 << 20
 
 // pop takes the newest buffer off c's free list; mu is held.
 func (c *class) pop() unsafe.Pointer {

@@ -337,29 +337,37 @@ func TestCollectWinsBackDroppedBuffers(t *testing.T) {
 // TestClassGrowsOnceCollectionsCostMoreThanABuffer checks the rule between
 // collecting and growing: a dry class whose buffers are out (and may be
 // dead) collects, waiting or ahead of time, while its collections have
-// cost less than one more buffer, and grows once they have cost more.
+// cost less than one more buffer, and grows once they have cost more; a
+// class of at most maxFreeGrowth bytes grows without collecting until it
+// has minBuffers buffers.
 func TestClassGrowsOnceCollectionsCostMoreThanABuffer(t *testing.T) {
 	reset()
-	c := classFor(1 << 20) // touching it costs more than a collection
+	small, large := classFor(1<<20), classFor(2*maxFreeGrowth)
 	mu.Lock()
 	defer mu.Unlock()
-	c.out = 2
+	gcCost = 500 * time.Microsecond // below what touching either class costs
 	for _, tc := range []struct {
+		c       *class
+		out     int
 		waited  time.Duration
 		collect bool
 	}{
-		{0, true},
-		{c.coldCost() / 2, true},
-		{c.coldCost(), false},
-		{2 * c.coldCost(), false},
+		{small, minBuffers, 0, true},
+		{small, minBuffers, small.coldCost() / 2, true},
+		{small, minBuffers, small.coldCost(), false},
+		{small, minBuffers, 2 * small.coldCost(), false},
+		{small, minBuffers - 1, 0, false},
+		{large, 2, 0, true},
+		{large, 2, large.coldCost(), false},
 	} {
-		c.waited, c.skip = tc.waited, 0
+		c := tc.c
+		c.out, c.waited, c.skip = tc.out, tc.waited, 0
 		if got := c.waitsForCollection(); got != tc.collect {
-			t.Errorf("after %v of collections: waitsForCollection() = %v, want %v", tc.waited, got, tc.collect)
+			t.Errorf("%d-byte class, %d out, after %v of collections: waitsForCollection() = %v, want %v", c.size, tc.out, tc.waited, got, tc.collect)
 		}
 		if got := c.collectsAhead(); got != tc.collect {
-			t.Errorf("after %v of collections: collectsAhead() = %v, want %v", tc.waited, got, tc.collect)
+			t.Errorf("%d-byte class, %d out, after %v of collections: collectsAhead() = %v, want %v", c.size, tc.out, tc.waited, got, tc.collect)
 		}
+		c.out = 0
 	}
-	c.out = 0
 }
