@@ -81,13 +81,8 @@ var MinCollecting = 1 << 20
 
 // classBudget bounds the bytes one size class may keep outstanding and free:
 // large enough that a 256 KiB class (a 256×256 float32 product) holds the
-// 256 results a loop may drop between two of the program's collections,
-// and that a 16 MiB class holds more than the four buffers that a loop
-// over two operands of the result's size needs at the least (at 64 MiB,
-// an int8 product of 16M elements in a loop got its results from Go's
-// heap, cleared and faulted in: 2.26 -> 1.33-1.55 ms a call). Limit bounds
-// all classes together.
-const classBudget = 256 << 20
+// 256 results a loop may drop between two of the program's collections.
+const classBudget = 64 << 20
 
 // coldNanosPerByte is what touching a buffer that is not resident costs:
 // page faults and clearing, measured here between 0.35 ns a byte (1.4 µs
