@@ -339,7 +339,7 @@ func TestCollectWinsBackDroppedBuffers(t *testing.T) {
 // dead) collects, waiting or ahead of time, while its collections have
 // cost less than one more buffer, and grows once they have cost more; a
 // class of at most maxFreeGrowth bytes grows without collecting until it
-// has minBuffers buffers.
+// has freeBuffers buffers.
 func TestClassGrowsOnceCollectionsCostMoreThanABuffer(t *testing.T) {
 	reset()
 	small, large := classFor(1<<20), classFor(2*maxFreeGrowth)
@@ -352,11 +352,11 @@ func TestClassGrowsOnceCollectionsCostMoreThanABuffer(t *testing.T) {
 		waited  time.Duration
 		collect bool
 	}{
-		{small, minBuffers, 0, true},
-		{small, minBuffers, small.coldCost() / 2, true},
-		{small, minBuffers, small.coldCost(), false},
-		{small, minBuffers, 2 * small.coldCost(), false},
-		{small, minBuffers - 1, 0, false},
+		{small, freeBuffers, 0, true},
+		{small, freeBuffers, small.coldCost() / 2, true},
+		{small, freeBuffers, small.coldCost(), false},
+		{small, freeBuffers, 2 * small.coldCost(), false},
+		{small, freeBuffers - 1, 0, false},
 		{large, 2, 0, true},
 		{large, 2, large.coldCost(), false},
 	} {
