@@ -1,0 +1,21 @@
+//go:build !purego
+
+package gemm
+
+import (
+	"unsafe"
+
+	"github.com/tensor-go/tensor/internal/cpufeat"
+)
+
+// copyRows128AVX512 is copyRows128Go in two 64-byte vector loads and stores
+// a row (pack_amd64.s).
+//
+//go:noescape
+func copyRows128AVX512(dst, src unsafe.Pointer, rows, stride int)
+
+func init() {
+	if cpufeat.AVX512 {
+		copyRows128 = copyRows128AVX512
+	}
+}
