@@ -90,3 +90,24 @@ func TestGemv(t *testing.T) {
 		}
 	})
 }
+
+// TestGemvHalves covers the column-major matrix-vector products large
+// enough to be summed in two halves (gemvHalves), with odd column counts,
+// contiguous and strided outputs, on one to three goroutines, against the
+// naive product.
+func TestGemvHalves(t *testing.T) {
+	forEachType(t, func(t *testing.T, typ string) {
+		rng := rand.New(rand.NewPCG(42, 43))
+		for _, sz := range [][2]int{{1100, 1001}, {2049, 513}, {700, 1600}} {
+			m, k := sz[0], sz[1]
+			if m*k < minHalvedColumns {
+				t.Fatalf("%v is below minHalvedColumns", sz)
+			}
+			for _, cl := range []layout{rowMajor, colMajor} {
+				opt := Options{Threads: 1 + rng.IntN(3)}
+				checkMulTyped(t, typ, rng, m, 1, k, colMajor, rowMajor, cl, opt)
+				checkMulTyped(t, typ, rng, 1, m, k, rowMajor, rowMajor, cl, opt)
+			}
+		}
+	})
+}
