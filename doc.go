@@ -79,10 +79,15 @@
 // waited for when one buffer costs more to touch afresh than a
 // collection), at most one at a time and backing off when collections win
 // nothing back; smaller results wait for the program's own collections.
-// When no buffer of a result's size is free, a free one up to eight times
+// A size whose collections have cost as much as touching one more buffer
+// gets one more, so that a long loop needs fewer collections. When no buffer of a result's size is free, a free one up to eight times
 // larger (left by an earlier phase of the program) is used whole rather
 // than fresh memory. Free buffers return to the Go heap after a few idle
-// seconds; at most 1 GiB is kept.
+// seconds; at most 1 GiB is kept. Recycled memory is cold in the caches;
+// a loop that writes each result into the same output ([MatmulInto],
+// [MulInto]) keeps it warm and needs no collection at all, the fastest
+// way to run one (a batch of 16384 8×8 float32 products: 250 µs a call
+// against about 400 with a new result each time).
 //
 // # Printing
 //
