@@ -66,39 +66,54 @@ const minHalvedColumns = 1 << 20
 // The halves are the same whatever the number of goroutines (which only
 // splits each half's rows further), so the thread count changes no bit.
 func gemvHalves[T Elem](m, k int, a Matrix[T], x []T, y Matrix[T], threads int) {
-	var first []T
-	if y.RS == 1 {
-		first = y.Data[y.Off : y.Off+m]
-	} else {
-		first = make([]T, m)
-	}
-	second := make([]T, m)
+	first, second := outputRun(y, 0, m), make([]T, m)
 	ranges := max(1, threads/2)
 	step := roundUp(ceilDiv(m, ranges), 64)
 	ranges = ceilDiv(m, step)
 	half := k / 2
-	axpy := axpyFor[T]()
 	parallel.For(2*ranges, threads, func(_, part int) {
 		acc, p0, p1 := first, 0, half
 		if part >= ranges {
 			acc, p0, p1 = second, half, k
 		}
 		i0 := (part % ranges) * step
-		i1 := min(i0+step, m)
-		acc = acc[i0:i1]
+		acc = acc[i0:min(i0+step, m)]
 		clear(acc)
-		for p := p0; p < p1; p++ {
-			at := a.Off + i0 + p*a.CS
-			axpy(x[p], a.Data[at:at+i1-i0], acc)
-		}
+		addColumns(acc, a, x, i0, p0, p1)
 	})
 	for i := range first {
 		first[i] += second[i]
 	}
-	if y.RS != 1 {
-		for i, v := range first {
-			y.Data[y.Off+i*y.RS] = v
-		}
+	storeRun(y, 0, first)
+}
+
+// addColumns adds x[p]·A[i0 : i0+len(acc), p] to acc for every p in
+// [p0, p1), A column-major.
+func addColumns[T Elem](acc []T, a Matrix[T], x []T, i0, p0, p1 int) {
+	axpy := axpyFor[T]()
+	for p := p0; p < p1; p++ {
+		at := a.Off + i0 + p*a.CS
+		axpy(x[p], a.Data[at:at+len(acc)], acc)
+	}
+}
+
+// outputRun returns where elements [i0, i1) of y are summed: y's own
+// elements when they are contiguous, a temporary for storeRun otherwise.
+func outputRun[T Elem](y Matrix[T], i0, i1 int) []T {
+	if y.RS == 1 {
+		return y.Data[y.Off+i0 : y.Off+i1]
+	}
+	return make([]T, i1-i0)
+}
+
+// storeRun writes run, summed where outputRun said, to y from element i0
+// on: nothing to do when it is y's own elements.
+func storeRun[T Elem](y Matrix[T], i0 int, run []T) {
+	if y.RS == 1 {
+		return
+	}
+	for i, v := range run {
+		y.Data[y.Off+(i0+i)*y.RS] = v
 	}
 }
 
@@ -131,23 +146,10 @@ func gemvRows[T Elem](i0, i1, k int, a Matrix[T], x []T, y Matrix[T]) {
 			y.Data[y.Off+i*y.RS] = dot(a.Data[at:at+k], x)
 		}
 	case a.RS == 1:
-		axpy := axpyFor[T]()
-		var acc []T
-		if y.RS == 1 {
-			acc = y.Data[y.Off+i0 : y.Off+i1]
-		} else {
-			acc = make([]T, i1-i0)
-		}
+		acc := outputRun(y, i0, i1)
 		clear(acc)
-		for p, v := range x {
-			at := a.Off + i0 + p*a.CS
-			axpy(v, a.Data[at:at+i1-i0], acc)
-		}
-		if y.RS != 1 {
-			for i, v := range acc {
-				y.Data[y.Off+(i0+i)*y.RS] = v
-			}
-		}
+		addColumns(acc, a, x, i0, 0, len(x))
+		storeRun(y, i0, acc)
 	default:
 		for i := i0; i < i1; i++ {
 			var s T
