@@ -41,23 +41,27 @@ func MulBatch[T Elem](batch, m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs
 		}
 		return
 	}
-	if opt.TF32 {
-		one := opt
-		one.Threads = 1
-		split(batch, 1, threads, func(i0, i1 int) {
-			for i := i0; i < i1; i++ {
-				Mul(m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), one)
-			}
-		})
-		return
-	}
+	// Each goroutine keeps one workspace for its products. TF32 products
+	// go through Mul, which picks the rounding kernel, or rounded copies
+	// for its direct paths: kernelFor's kernel does not round
+	// (TestMulBatchTF32).
+	one := opt
+	one.Threads = 1
 	kern := kernelFor[T]()
 	split(batch, 1, threads, func(i0, i1 int) {
-		ws := kern.spare.Get()
-		for i := i0; i < i1; i++ {
-			mulWith(kern, ws, m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]))
+		var ws *workspace[T]
+		if !opt.TF32 {
+			ws = kern.spare.Get()
+			defer kern.spare.Put(ws)
 		}
-		kern.spare.Put(ws)
+		for i := i0; i < i1; i++ {
+			ai, bi, ci := a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i])
+			if ws == nil {
+				Mul(m, n, k, ai, bi, ci, one)
+			} else {
+				mulWith(kern, ws, m, n, k, ai, bi, ci)
+			}
+		}
 	})
 }
 

@@ -64,3 +64,32 @@ func TestMulTF32(t *testing.T) {
 		}
 	}
 }
+
+// TestMulBatchTF32 checks that a batch of TF32 products that is not one
+// stacked product (each product its own B) gives each product the bits it
+// gets alone, small and blocked shapes alike.
+func TestMulBatchTF32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 25))
+	for _, sz := range [][3]int{{20, 30, 70}, {3, 5, 7}, {40, 64, 100}} {
+		const batch = 6
+		m, n, k := sz[0], sz[1], sz[2]
+		a := Matrix[float32]{fill[float32](rng, batch*m*k, false), 0, k, 1}
+		b := Matrix[float32]{fill[float32](rng, batch*k*n, false), 0, n, 1}
+		got := Matrix[float32]{make([]float32, batch*m*n), 0, n, 1}
+		aOffs, bOffs, cOffs := make([]int, batch), make([]int, batch), make([]int, batch)
+		for i := range batch {
+			aOffs[i], bOffs[i], cOffs[i] = i*m*k, i*k*n, i*m*n
+		}
+		opt := Options{TF32: true, Threads: 2}
+		MulBatch(batch, m, n, k, a, b, got, aOffs, bOffs, cOffs, opt)
+		for i := range batch {
+			want := Matrix[float32]{make([]float32, m*n), 0, n, 1}
+			Mul(m, n, k, a.withOff(aOffs[i]), b.withOff(bOffs[i]), want, opt)
+			for j, v := range want.Data {
+				if g := got.Data[cOffs[i]+j]; math.Float32bits(g) != math.Float32bits(v) {
+					t.Fatalf("%v product %d element %d = %v, alone %v", sz, i, j, g, v)
+				}
+			}
+		}
+	}
+}
