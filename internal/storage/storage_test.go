@@ -371,3 +371,35 @@ func TestClassGrowsOnceCollectionsCostMoreThanABuffer(t *testing.T) {
 		c.out = 0
 	}
 }
+
+// TestCollectionsAreChargedToTheirClass checks the account behind the rule
+// above: a collection a class starts adds its duration to the class's
+// waited, and growing the class clears it.
+func TestCollectionsAreChargedToTheirClass(t *testing.T) {
+	reset()
+	c := classFor(1 << 20)
+	var col *collection
+	for col == nil {
+		mu.Lock()
+		if current == nil { // not one another test left running
+			col = startCollection(true, c)
+		}
+		mu.Unlock()
+		time.Sleep(time.Millisecond)
+	}
+	<-col.done
+	mu.Lock()
+	charged := c.waited
+	mu.Unlock()
+	if charged <= 0 {
+		t.Fatalf("a collection the class started left waited at %v", charged)
+	}
+	p := Get(1<<20, false) // dry, nothing out: the class grows
+	mu.Lock()
+	left := c.waited
+	mu.Unlock()
+	if left != 0 {
+		t.Errorf("growing left %v on the class's account, want 0", left)
+	}
+	runtime.KeepAlive(p)
+}
