@@ -168,20 +168,40 @@ var (
 // caller overwrites every byte it reads); otherwise they are zero. The
 // buffer lives as long as a pointer into it does.
 func Get(size int, zero bool) unsafe.Pointer {
+	p, _ := Take(size, zero)
+	return p
+}
+
+// Take is Get that also returns the size class of a pooled buffer, or 0
+// when the buffer is plain memory the pool does not track. Only a pooled
+// buffer can be handed back early with [Put].
+func Take(size int, zero bool) (p unsafe.Pointer, class int) {
 	if size <= 0 {
-		return nil
+		return nil, 0
 	}
 	if !Enabled || size < MinPooled {
-		return plain(size)
+		return plain(size), 0
 	}
-	p, recycled := take(classFor(size))
+	p, owner, recycled := take(classFor(size))
 	if p == nil {
-		return plain(size)
+		return plain(size), 0
 	}
 	if zero && recycled {
 		clear(unsafe.Slice((*uint64)(p), (size+7)/8))
 	}
-	return p
+	return p, owner.size
+}
+
+// Put hands back a buffer that Take returned with a nonzero class, without
+// waiting for a garbage collection to find it dead: the next Get of its
+// class returns it, still warm in the caches, as malloc returns a block
+// just freed. The caller guarantees that nothing refers to the buffer any
+// more and that nothing will: the pool cannot check.
+func Put(p unsafe.Pointer, class int) {
+	runtime.SetFinalizer((*uint64)(p), nil)
+	mu.Lock()
+	defer mu.Unlock()
+	classes[class].putBack(p)
 }
 
 // plain allocates zeroed memory that the pool does not track.
@@ -213,10 +233,11 @@ func classFor(size int) *class {
 // take returns a tracked buffer for c: a free one of c or one lent by a
 // larger class, one won back by a collection (all recycled), or a new,
 // zeroed one; nil when the class or the pool is full. A lent buffer stays
-// its own class's: its finalizer returns it there.
-func take(c *class) (p unsafe.Pointer, recycled bool) {
+// its own class's, which take returns as owner: its finalizer, or Put,
+// returns it there.
+func take(c *class) (p unsafe.Pointer, owner *class, recycled bool) {
 	mu.Lock()
-	owner := c
+	owner = c
 	if len(c.free) == 0 {
 		if l := lender(c); l != nil {
 			owner = l
@@ -242,7 +263,7 @@ func take(c *class) (p unsafe.Pointer, recycled bool) {
 		grown++
 	default:
 		mu.Unlock()
-		return nil, false
+		return nil, nil, false
 	}
 	owner.out++
 	if owner.collectsAhead() {
@@ -255,7 +276,7 @@ func take(c *class) (p unsafe.Pointer, recycled bool) {
 	}
 	mu.Unlock()
 	runtime.SetFinalizer((*uint64)(p), owner.finalizer)
-	return p, recycled
+	return p, owner, recycled
 }
 
 // waitsForCollection reports whether a caller that finds c dry should wait
@@ -461,8 +482,15 @@ func awaitFinalizers(c *class) bool {
 func (c *class) reclaim(p *uint64) {
 	mu.Lock()
 	defer mu.Unlock()
+	c.putBack(unsafe.Pointer(p))
+}
+
+// putBack puts a handed-out buffer of c on its free list, where the next
+// take finds it first, and makes sure idle buffers will be released; mu
+// is held.
+func (c *class) putBack(p unsafe.Pointer) {
 	c.out--
-	c.free = append(c.free, freeBuffer{unsafe.Pointer(p), time.Now()})
+	c.free = append(c.free, freeBuffer{p, time.Now()})
 	if !sweeping {
 		sweeping = true
 		time.AfterFunc(idleRelease, releaseIdle)

@@ -403,3 +403,55 @@ func TestCollectionsAreChargedToTheirClass(t *testing.T) {
 	}
 	runtime.KeepAlive(p)
 }
+
+// TestPutHandsTheBufferToTheNextGet checks that a buffer given back with
+// Put is the next one of its class handed out, without a collection, and
+// that its finalizer is gone: a later collection must not put it on the
+// free list a second time while it is in use.
+func TestPutHandsTheBufferToTheNextGet(t *testing.T) {
+	reset()
+	const size = 64 << 10
+	p, class := Take(size, false)
+	if class != classSize(size) {
+		t.Fatalf("Take(%d) class = %d, want %d", size, class, classSize(size))
+	}
+	fill(p, size, 7)
+	Put(p, class)
+	before := ReadStats()
+	q, _ := Take(size, true)
+	if q != p {
+		t.Fatalf("Take after Put returned another buffer")
+	}
+	if s := ReadStats(); s.Hits != before.Hits+1 || s.Collections != before.Collections {
+		t.Fatalf("Take after Put: %+v, before %+v: want one hit and no collection", s, before)
+	}
+	if got := unsafe.Slice((*byte)(q), size); got[0] != 0 || got[size-1] != 0 {
+		t.Fatalf("a zeroed Take of a put-back buffer holds %d ... %d", got[0], got[size-1])
+	}
+	for range 3 {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if s := ReadStats(); s.Free != 0 || s.Outstanding != 1 {
+		t.Fatalf("after collections with the buffer in use: %+v, want 0 free and 1 outstanding", s)
+	}
+	runtime.KeepAlive(q)
+}
+
+// TestPutLentBufferGoesHome checks that a buffer lent by a larger class
+// goes back to that class when put back.
+func TestPutLentBufferGoesHome(t *testing.T) {
+	reset()
+	const small, large = 16 << 10, 64 << 10
+	big, bigClass := Take(large, false)
+	Put(big, bigClass)
+	p, class := Take(small, false)
+	if p != big || class != bigClass {
+		t.Fatalf("Take(%d) after a %d-byte buffer was put back: class %d, same buffer %v; want the lent one, class %d",
+			small, large, class, p == big, bigClass)
+	}
+	Put(p, class)
+	if q, _ := Take(large, false); q != big {
+		t.Fatalf("the lent buffer did not go back to its own class")
+	}
+}
