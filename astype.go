@@ -26,6 +26,9 @@ func (t *Tensor) AsType(dt DType) (*Tensor, error) {
 	if t == nil {
 		return nil, opErr("astype", ErrValue, "nil *Tensor")
 	}
+	if err := requireLive("astype", t); err != nil {
+		return nil, err
+	}
 	if t.layout != Strided {
 		return t.sparseAsType(dt) // the values convert; the pattern is kept
 	}

@@ -29,6 +29,8 @@ var (
 	ErrLayout = errors.New("layout error")
 	// ErrFormat: malformed serialized data.
 	ErrFormat = errors.New("format error")
+	// ErrReleased: a tensor used after its Release.
+	ErrReleased = errors.New("released tensor")
 )
 
 // OpError is the error returned by a failed operation. Its message reads

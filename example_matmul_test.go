@@ -91,3 +91,24 @@ func ExampleWithPrecision() {
 	// Output:
 	// 1.0002441 1
 }
+
+// A loop that drops a result per call releases it, so that the next call
+// writes into the same memory, as NumPy's would.
+func ExampleTensor_Release() {
+	a := tensor.Must(tensor.Ones(tensor.Float32, 2, 2))
+	var total float64
+	for range 3 {
+		y := tensor.Must(tensor.Matmul(a, a))
+		v, _ := y.At(0, 0)
+		total += float64(v.(float32))
+		y.Release()
+	}
+	fmt.Println(total)
+	y := tensor.Must(tensor.Matmul(a, a))
+	y.Release()
+	_, err := tensor.Matmul(y, a)
+	fmt.Println(err)
+	// Output:
+	// 6
+	// tensor: matmul: the float32 tensor of shape (2, 2) was released
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tensor-go/tensor/bfloat16"
+	"github.com/tensor-go/tensor/shape"
 	"github.com/x448/float16"
 )
 
@@ -31,6 +32,9 @@ func (t *Tensor) String() string {
 	}
 	if t.layout != Strided {
 		return t.sparseString() // sparse.go
+	}
+	if t.released {
+		return "Tensor(<released>, shape=" + shape.String(t.shape) + ", dtype=" + t.dtype.String() + ")"
 	}
 	var b strings.Builder
 	b.WriteString("Tensor(")

@@ -36,6 +36,9 @@ import (
 // broadcast batches are read in place, never materialised. The result is a
 // new contiguous tensor. Sparse operands follow the rules given under Layout.
 func Matmul(a, b *Tensor, opts ...MatmulOption) (*Tensor, error) {
+	if err := requireLive("matmul", a, b); err != nil {
+		return nil, err
+	}
 	if hasSparse(a, b) {
 		return matmulSparse(a, b, opts) // sparse_matmul.go
 	}
@@ -62,6 +65,9 @@ func Matmul(a, b *Tensor, opts ...MatmulOption) (*Tensor, error) {
 // held before is overwritten, even with K = 0. An out whose elements
 // overlap each other (a broadcast view) is an ErrLayout error.
 func MatmulInto(out, a, b *Tensor, opts ...MatmulOption) error {
+	if err := requireLive("matmul", out, a, b); err != nil {
+		return err
+	}
 	if hasSparse(out, a, b) {
 		return matmulSparseInto(out, a, b, opts) // sparse_matmul.go
 	}

@@ -74,7 +74,7 @@ func mmView(rng *rand.Rand, dt dtype.DType, s []int, bcast []bool, gen func(*ran
 			size, offset = 0, 0
 		}
 	}
-	p, err := alloc(dt, size, true)
+	p, _, err := alloc(dt, size, true)
 	if err != nil {
 		panic(err)
 	}
@@ -846,7 +846,7 @@ func mmGuardedView(rng *rand.Rand, dt dtype.DType, s []int) *Tensor {
 	const margin = 3
 	v := mmView(rng, dt, s, nil, mmGen(dt))
 	n := v.n + 2*margin
-	p, err := alloc(dt, n, true)
+	p, _, err := alloc(dt, n, true)
 	if err != nil {
 		panic(err)
 	}

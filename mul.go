@@ -21,6 +21,9 @@ import (
 // Mul(1.0, 4.0) is a float32 4. Sparse operands follow the rules given
 // under Layout.
 func Mul(x, y any) (*Tensor, error) {
+	if err := requireLive("mul", x, y); err != nil {
+		return nil, err
+	}
 	if isSparse(x) || isSparse(y) {
 		return mulSparse(x, y) // sparse_mul.go
 	}

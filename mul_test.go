@@ -31,7 +31,7 @@ import (
 // with random values (small integers and floats, some negative, some
 // special), viewed with the given shape, strides and offset.
 func mpRaw(rng *rand.Rand, dt DType, n int, shp, strides []int, offset int) *Tensor {
-	p, err := alloc(dt, n, true)
+	p, _, err := alloc(dt, n, true)
 	if err != nil {
 		panic(err)
 	}

@@ -133,6 +133,9 @@ func hasSparse(ts ...*Tensor) bool {
 // *Tensor; other values are ignored) is sparse. Operations that read
 // strided storage call it first.
 func requireStrided(op string, xs ...any) error {
+	if err := requireLive(op, xs...); err != nil {
+		return err
+	}
 	for _, x := range xs {
 		if isSparse(x) {
 			t := x.(*Tensor)
@@ -211,6 +214,8 @@ func sparseValues(op string, values *Tensor) (*Tensor, error) {
 	switch {
 	case values == nil:
 		return nil, opErr(op, ErrValue, "nil values tensor")
+	case values.released:
+		return nil, requireLive(op, values)
 	case values.layout != Strided:
 		return nil, opErr(op, ErrLayout, "values must be a strided tensor, not %s", values.layout)
 	case len(values.shape) != 1:
@@ -292,6 +297,9 @@ func (t *Tensor) toLayout(op string, l Layout) (*Tensor, error) {
 	if t == nil {
 		return nil, opErr(op, ErrValue, "nil *Tensor")
 	}
+	if err := requireLive(op, t); err != nil {
+		return nil, err
+	}
 	if t.layout == l {
 		return t, nil
 	}
@@ -323,6 +331,9 @@ func (t *Tensor) ToDense() (*Tensor, error) {
 	const op = "to_dense"
 	if t == nil {
 		return nil, opErr(op, ErrValue, "nil *Tensor")
+	}
+	if err := requireLive(op, t); err != nil {
+		return nil, err
 	}
 	if t.layout == Strided {
 		return t, nil

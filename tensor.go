@@ -60,6 +60,18 @@ type Tensor struct {
 	n       int         // number of elements in storage
 	layout  Layout      // Strided, or a sparse layout (see sparse.go)
 	sparse  *sparseData // the parts of a sparse tensor; nil when strided
+
+	// pool is the size class of the pooled buffer t owns (package
+	// storage), or 0: Release may give that buffer back. Views, tensors
+	// on Go slices and plain memory have 0.
+	pool int
+	// viewed is set, atomically since views of one tensor may be taken
+	// from several goroutines, once a view shares t's storage; Release
+	// then leaves the buffer to the garbage collector.
+	viewed uint32
+	// released is set by Release; every operation on t is then an
+	// ErrReleased error.
+	released bool
 }
 
 // maxBytes bounds a single allocation, so that a bad shape fails with an
@@ -71,16 +83,18 @@ var maxBytes = memoryLimit(1 << 40)
 // alloc returns storage for n elements of dt, zeroed when zero is set and
 // otherwise holding arbitrary bytes. Large buffers come from package
 // storage, which recycles the memory of results nothing refers to any more;
-// every buffer is 8-byte aligned so that every element type is.
-func alloc(dt dtype.DType, n int, zero bool) (unsafe.Pointer, error) {
+// every buffer is 8-byte aligned so that every element type is. class is
+// the pooled buffer's size class, which Release needs, or 0.
+func alloc(dt dtype.DType, n int, zero bool) (p unsafe.Pointer, class int, err error) {
 	if n == 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
 	size := dt.Size()
 	if n > maxBytes/size {
-		return nil, opErr("alloc", ErrShape, "%d elements of %v need more than the %d bytes of this machine's memory", n, dt, maxBytes)
+		return nil, 0, opErr("alloc", ErrShape, "%d elements of %v need more than the %d bytes of this machine's memory", n, dt, maxBytes)
 	}
-	return storage.Get(n*size, zero), nil
+	p, class = storage.Take(n*size, zero)
+	return p, class, nil
 }
 
 // empty returns a new zero-filled contiguous tensor of the given dtype and
@@ -117,12 +131,12 @@ func newContiguous(dt dtype.DType, s []int, zero bool) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := alloc(dt, n, zero)
+	p, class, err := alloc(dt, n, zero)
 	if err != nil {
 		return nil, err
 	}
 	own := append([]int(nil), s...)
-	return &Tensor{dtype: dt, shape: own, strides: shape.ContiguousStrides(own), storage: p, n: n}, nil
+	return &Tensor{dtype: dt, shape: own, strides: shape.ContiguousStrides(own), storage: p, n: n, pool: class}, nil
 }
 
 // DType returns the element type.

@@ -3,6 +3,7 @@ package tensor
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/tensor-go/tensor/shape"
 )
@@ -11,9 +12,12 @@ import (
 // new shape, new strides and a new offset. Writing through one is seen by
 // the others.
 
-// view returns a tensor on t's storage with the given metadata.
+// view returns a tensor on t's storage with the given metadata, and marks
+// t as viewed so that Release leaves the shared storage alone. A view of a
+// released tensor is released.
 func (t *Tensor) view(shape, strides []int, offset int) *Tensor {
-	return &Tensor{dtype: t.dtype, shape: shape, strides: strides, offset: offset, storage: t.storage, n: t.n}
+	atomic.StoreUint32(&t.viewed, 1)
+	return &Tensor{dtype: t.dtype, shape: shape, strides: strides, offset: offset, storage: t.storage, n: t.n, released: t.released}
 }
 
 // Reshape returns t with a new shape of the same size. One dimension may be

@@ -1,0 +1,156 @@
+package tensor
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tensor-go/tensor/internal/storage"
+)
+
+// releaseOperands returns two 64×64 float64 operands, whose product (32 KiB)
+// is a pooled buffer.
+func releaseOperands(t *testing.T) (a, b *Tensor) {
+	t.Helper()
+	if !storage.Enabled || 64*64*8 < storage.MinPooled {
+		t.Skip("the memory pool is off or does not track 32 KiB buffers")
+	}
+	return Must(Rand(1, Float64, -1, 1, 64, 64)), Must(Rand(2, Float64, -1, 1, 64, 64))
+}
+
+// TestReleaseHandsMemoryToTheNextResult checks that the next result of the
+// same size reuses a released result's memory, and holds its own values.
+func TestReleaseHandsMemoryToTheNextResult(t *testing.T) {
+	a, b := releaseOperands(t)
+	c := Must(Matmul(a, b))
+	want := floats(t, (c))
+	p := c.storage
+	c.Release()
+	d := Must(Matmul(a, b))
+	if d.storage != p {
+		t.Fatalf("the product after Release did not reuse the released result's memory")
+	}
+	if got := floats(t, (d)); !equalFloats(got, want) {
+		t.Fatalf("the product into reused memory differs from the first one")
+	}
+}
+
+// TestReleaseLeavesViewedMemory checks that a result with a view is not
+// recycled: the view keeps its values while new results are computed.
+func TestReleaseLeavesViewedMemory(t *testing.T) {
+	a, b := releaseOperands(t)
+	c := Must(Matmul(a, b))
+	want := floats(t, (c.Transpose()))
+	v := c.Transpose()
+	p := c.storage
+	c.Release()
+	for range 4 {
+		d := Must(Matmul(b, a))
+		if d.storage == p {
+			t.Fatalf("a released result with a live view was recycled")
+		}
+		d.Release()
+	}
+	if got := floats(t, (v)); !equalFloats(got, want) {
+		t.Fatalf("the view of a released result changed")
+	}
+}
+
+// TestReleasedTensorIsAnErrorEverywhere checks that every operation taking a
+// released tensor, as an operand, an output or through a view taken after
+// the release, fails with ErrReleased naming itself instead of reading
+// memory that another result may own.
+func TestReleasedTensorIsAnErrorEverywhere(t *testing.T) {
+	a, b := releaseOperands(t)
+	r := Must(Matmul(a, b))
+	r.Release()
+	r.Release() // a second Release does nothing
+	out := Must(Zeros(Float64, 64, 64))
+	vec := Must(Zeros(Float64, 64))
+	rows, cols := []int64{0, 1}, []int64{1, 0}
+	sp := Must(NewSparseCOO(rows, cols, Must(FromSlice([]float64{1, 2})), 64, 64))
+	rvec := Must(Zeros(Float64, 2048)) // pooled, so that Release recycles it
+	rvec.Release()
+	first := func(_ *Tensor, err error) error { return err }
+	for _, tc := range []struct {
+		op  string
+		err error
+	}{
+		{"at", func() error { _, err := r.At(0, 0); return err }()},
+		{"item", func() error { _, err := r.Item(); return err }()},
+		{"to_slice", func() error { _, err := ToSlice[float64](r); return err }()},
+		{"astype", first(r.AsType(Float32))},
+		{"mul", first(Mul(r, 2.0))},
+		{"mul", first(Mul(2.0, r))},
+		{"mul", first(Mul(a, r))},
+		{"mul", first(Mul(sp, r))},
+		{"mul", MulInto(r, a, b)},
+		{"mul", MulInto(out, r, b)},
+		{"matmul", first(Matmul(r, b))},
+		{"matmul", first(Matmul(a, r))},
+		{"matmul", first(Matmul(sp, r))},
+		{"matmul", MatmulInto(r, a, b)},
+		{"matmul", MatmulInto(out, a, r)},
+		{"prod", first(Prod(r))},
+		{"prod", ProdInto(vec, r, Axis(0))},
+		{"prod", ProdInto(rvec, a)},
+		{"reshape", first(r.Reshape(4096))},
+		{"permute", first(r.Permute(1, 0))},
+		{"mT", first(r.MT())},
+		{"broadcast_to", first(r.BroadcastTo(2, 64, 64))},
+		{"contiguous", first(r.Contiguous())},
+		{"clone", first(r.Clone())},
+		{"slice", first(r.Slice(Span(0, 2)))},
+		{"squeeze", first(r.Squeeze())},
+		{"expand_dims", first(r.ExpandDims(0))},
+		{"to_sparse_coo", first(r.ToSparseCOO())},
+		{"to_sparse_csr", first(r.ToSparseCSR())},
+		{"to_dense", first(r.ToDense())},
+		{"sparse_coo_tensor", first(NewSparseCOO(rows, cols, rvec, 64, 64))},
+		{"write_npy", WriteNPY(&bytes.Buffer{}, r)},
+		{"write_npz", WriteNPZ(&bytes.Buffer{}, []NamedTensor{{Name: "r", Tensor: r}}, false)},
+		{"matmul", first(Matmul(r.Transpose(), b))},
+	} {
+		if !errors.Is(tc.err, ErrReleased) || !strings.Contains(tc.err.Error(), tc.op+":") {
+			t.Errorf("%s on a released tensor: error %v, want an ErrReleased error naming %s", tc.op, tc.err, tc.op)
+		}
+	}
+	if s := r.String(); !strings.Contains(s, "released") {
+		t.Errorf("a released tensor prints as %q", s)
+	}
+}
+
+// TestReleaseOfSparseDoesNothing checks that a sparse tensor stays usable.
+func TestReleaseOfSparseDoesNothing(t *testing.T) {
+	s := Must(NewSparseCOO([]int64{0}, []int64{1}, Must(FromSlice([]float64{3})), 2, 2))
+	s.Release()
+	d := Must(s.ToDense())
+	if got := floats(t, (d)); !equalFloats(got, []float64{0, 3, 0, 0}) {
+		t.Fatalf("a sparse tensor after Release densifies to %v", got)
+	}
+	var nilTensor *Tensor
+	nilTensor.Release()
+}
+
+// floats returns the elements of a float64 tensor.
+func floats(t *testing.T, x *Tensor) []float64 {
+	t.Helper()
+	s, err := ToSlice[float64](x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func equalFloats(x, y []float64) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
+	return true
+}
