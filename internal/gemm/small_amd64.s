@@ -15,10 +15,16 @@
 // matrix's A row, B, C row; BX rows left; CX the K counter; R8 A's row
 // stride, R12 three of them, R9 A's column stride, AX B's row stride; R10,
 // R13 walk rows 0-3 and 4-7 of A along K, R11 walks B; K1 the column mask;
-// the batch index lives in a stack slot. V0..V7 accumulate, V8 is a row of
-// B (V is Z or Y, chosen before each instantiation).
+// the batch index lives in a stack slot. V0..V7 accumulate, V8 and V9 are
+// rows of B (V is Z or Y, chosen before each instantiation).
+//
+// When A's elements along K are adjacent (acs is one element of es bytes),
+// eight-row blocks take K four steps at a time, each A element at a fixed
+// displacement, then one at a time: the same sums in the same order with a
+// quarter of the loop's pointer updates (1024 8×8×8 float32 products, in
+// L2, on one thread: 16.9 -> 16.2 µs, p = 0.008).
 
-#define SMALL(MOVV, FMA, shift) \
+#define SMALL(MOVV, FMA, shift, es) \
 	MOVQ   mask+24(FP), AX; \
 	KMOVW  AX, K1; \
 	MOVQ   ars+40(FP), R8; \
@@ -60,6 +66,55 @@ rows8: \
 	MOVQ   k+16(FP), CX; \
 	TESTQ  CX, CX; \
 	JZ     store8; \
+	CMPQ   R9, $es; \
+	JNE    k8; \
+	CMPQ   CX, $4; \
+	JLT    k8; \
+k8x4: \
+	MOVV.Z (R11), K1, V8; \
+	FMA.BCST 0(R10), V8, V0; \
+	FMA.BCST 0(R10)(R8*1), V8, V1; \
+	FMA.BCST 0(R10)(R8*2), V8, V2; \
+	FMA.BCST 0(R10)(R12*1), V8, V3; \
+	FMA.BCST 0(R13), V8, V4; \
+	FMA.BCST 0(R13)(R8*1), V8, V5; \
+	FMA.BCST 0(R13)(R8*2), V8, V6; \
+	FMA.BCST 0(R13)(R12*1), V8, V7; \
+	MOVV.Z (R11)(AX*1), K1, V9; \
+	FMA.BCST es(R10), V9, V0; \
+	FMA.BCST es(R10)(R8*1), V9, V1; \
+	FMA.BCST es(R10)(R8*2), V9, V2; \
+	FMA.BCST es(R10)(R12*1), V9, V3; \
+	FMA.BCST es(R13), V9, V4; \
+	FMA.BCST es(R13)(R8*1), V9, V5; \
+	FMA.BCST es(R13)(R8*2), V9, V6; \
+	FMA.BCST es(R13)(R12*1), V9, V7; \
+	LEAQ   (R11)(AX*2), R11; \
+	MOVV.Z (R11), K1, V8; \
+	FMA.BCST (2*es)(R10), V8, V0; \
+	FMA.BCST (2*es)(R10)(R8*1), V8, V1; \
+	FMA.BCST (2*es)(R10)(R8*2), V8, V2; \
+	FMA.BCST (2*es)(R10)(R12*1), V8, V3; \
+	FMA.BCST (2*es)(R13), V8, V4; \
+	FMA.BCST (2*es)(R13)(R8*1), V8, V5; \
+	FMA.BCST (2*es)(R13)(R8*2), V8, V6; \
+	FMA.BCST (2*es)(R13)(R12*1), V8, V7; \
+	MOVV.Z (R11)(AX*1), K1, V9; \
+	FMA.BCST (3*es)(R10), V9, V0; \
+	FMA.BCST (3*es)(R10)(R8*1), V9, V1; \
+	FMA.BCST (3*es)(R10)(R8*2), V9, V2; \
+	FMA.BCST (3*es)(R10)(R12*1), V9, V3; \
+	FMA.BCST (3*es)(R13), V9, V4; \
+	FMA.BCST (3*es)(R13)(R8*1), V9, V5; \
+	FMA.BCST (3*es)(R13)(R8*2), V9, V6; \
+	FMA.BCST (3*es)(R13)(R12*1), V9, V7; \
+	LEAQ   (R11)(AX*2), R11; \
+	ADDQ   $(4*es), R10; \
+	ADDQ   $(4*es), R13; \
+	SUBQ   $4, CX; \
+	JZ     store8; \
+	CMPQ   CX, $4; \
+	JGE    k8x4; \
 k8: \
 	MOVV.Z (R11), K1, V8; \
 	FMA.BCST (R10), V8, V0; \
@@ -168,14 +223,15 @@ end: \
 #define V6 Z6
 #define V7 Z7
 #define V8 Z8
+#define V9 Z9
 
 // func smallF32AVX512(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
 TEXT ·smallF32AVX512(SB), NOSPLIT, $8-112
-	SMALL(VMOVUPS, VFMADD231PS, 2)
+	SMALL(VMOVUPS, VFMADD231PS, 2, 4)
 
 // func smallF64AVX512(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
 TEXT ·smallF64AVX512(SB), NOSPLIT, $8-112
-	SMALL(VMOVUPD, VFMADD231PD, 3)
+	SMALL(VMOVUPD, VFMADD231PD, 3, 8)
 
 #undef V0
 #undef V1
@@ -186,6 +242,7 @@ TEXT ·smallF64AVX512(SB), NOSPLIT, $8-112
 #undef V6
 #undef V7
 #undef V8
+#undef V9
 #define V0 Y0
 #define V1 Y1
 #define V2 Y2
@@ -195,11 +252,12 @@ TEXT ·smallF64AVX512(SB), NOSPLIT, $8-112
 #define V6 Y6
 #define V7 Y7
 #define V8 Y8
+#define V9 Y9
 
 // func smallF32AVX512Y(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
 TEXT ·smallF32AVX512Y(SB), NOSPLIT, $8-112
-	SMALL(VMOVUPS, VFMADD231PS, 2)
+	SMALL(VMOVUPS, VFMADD231PS, 2, 4)
 
 // func smallF64AVX512Y(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
 TEXT ·smallF64AVX512Y(SB), NOSPLIT, $8-112
-	SMALL(VMOVUPD, VFMADD231PD, 3)
+	SMALL(VMOVUPD, VFMADD231PD, 3, 8)
