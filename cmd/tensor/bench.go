@@ -169,16 +169,15 @@ func benchOne(w workload, b *benchArgs) string {
 
 // medianTime calls f warmup times, then reps times, and returns the
 // median duration of the reps timed calls in seconds, as the peers script
-// does. Before the last warm-up call it collects garbage and waits for the
-// memory pool to win back the warm-up calls' dropped results, as Go's
-// testing package collects before each timed run: NumPy's timed calls reuse
-// the blocks its warm-up call freed (reference counting frees a result at
-// once), and here a result dropped but not yet collected is fresh memory
-// for the next call (page faults, ~1.5 µs a 4 KiB page on this VM) — the
-// state of a Go loop's first few calls, not of its steady state, where the
-// program's own collections keep the pool supplied. The last warm-up call
-// runs after the collection so that the timed calls do not start on cores
-// that were idle while it ran.
+// does. Each call releases its result (see released), as NumPy's reference
+// counting frees it. Results that cannot be released (sparse ones) are
+// left to the collector: before the last warm-up call medianTime collects
+// garbage and waits for the memory pool to win back what the warm-up calls
+// dropped, as Go's testing package collects before each timed run, so that
+// the timed calls do not fault in fresh memory (~1.5 µs a 4 KiB page on
+// this VM) as a loop's first calls would. The last warm-up call runs after
+// the collection so that the timed calls do not start on cores that were
+// idle while it ran.
 func medianTime(f func() error, warmup, reps int) (float64, error) {
 	for i := range warmup {
 		if i == warmup-1 {
@@ -202,6 +201,16 @@ func medianTime(f func() error, warmup, reps int) (float64, error) {
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
 
+// released drops a timed call's result as the peers drop theirs. NumPy and
+// PyTorch free a result when its reference count falls to zero, and their
+// next result reuses the block, still in cache; Release is how a Go
+// program says the same, so that the memory goes straight to the next
+// result instead of waiting for a collection (see Tensor.Release).
+func released(t *tensor.Tensor, err error) error {
+	t.Release()
+	return err
+}
+
 // prepare builds a workload's operands and returns the timed call.
 func prepare(w workload) (func() error, error) {
 	a, err := operandOf(w.A, w.ASparse, w.ANnz, w.DType, 1)
@@ -223,15 +232,15 @@ func prepare(w workload) (func() error, error) {
 	}
 	switch w.Op {
 	case "matmul":
-		return func() error { _, err := tensor.Matmul(a, b); return err }, nil
+		return func() error { return released(tensor.Matmul(a, b)) }, nil
 	case "mul":
-		return func() error { _, err := tensor.Mul(a, b); return err }, nil
+		return func() error { return released(tensor.Mul(a, b)) }, nil
 	case "prod":
 		opts, err := axisOptions(w.Axis)
 		if err != nil {
 			return nil, err
 		}
-		return func() error { _, err := tensor.Prod(a, opts...); return err }, nil
+		return func() error { return released(tensor.Prod(a, opts...)) }, nil
 	}
 	return nil, fmt.Errorf("unknown op %q", w.Op)
 }

@@ -623,3 +623,27 @@ func TestBenchTimedCallsReuseWarmupResults(t *testing.T) {
 			hits, before, storage.ReadStats())
 	}
 }
+
+// TestBenchReleasesResults checks that a timed call hands its result back,
+// so that the next call reuses its memory without a collection, as NumPy's
+// next call reuses the block its reference count freed.
+func TestBenchReleasesResults(t *testing.T) {
+	f, err := prepare(workload{Name: "mm", Op: "matmul", A: []int{64, 64}, B: []int{64, 64}, DType: "float64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f(); err != nil {
+		t.Fatal(err)
+	}
+	before := storage.ReadStats()
+	for range 5 {
+		if err := f(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := storage.ReadStats()
+	if after.Hits != before.Hits+5 || after.Grown != before.Grown {
+		t.Errorf("five calls after the first: %d hits and %d new buffers, want 5 and 0 (before %+v, after %+v)",
+			after.Hits-before.Hits, after.Grown-before.Grown, before, after)
+	}
+}
