@@ -95,6 +95,23 @@ func TestGemv(t *testing.T) {
 // enough to be summed in two halves (gemvHalves), with odd column counts,
 // contiguous and strided outputs, on one to three goroutines, against the
 // naive product.
+// TestGemvPieces checks products of few, long rows, which are summed in
+// pieces of K, against the naive product: dot products, and a vector
+// times a matrix of few columns, with either layout.
+func TestGemvPieces(t *testing.T) {
+	forEachType(t, func(t *testing.T, typ string) {
+		rng := rand.New(rand.NewPCG(44, 45))
+		for _, sz := range [][2]int{{1, 2 * kPiece}, {3, 2*kPiece + 17}, {9, 3*kPiece - 1}} {
+			m, k := sz[0], sz[1]
+			for _, al := range []layout{rowMajor, colMajor} {
+				opt := Options{Threads: 1 + rng.IntN(3)}
+				checkMulTyped(t, typ, rng, m, 1, k, al, rowMajor, rowMajor, opt)
+				checkMulTyped(t, typ, rng, 1, m, k, rowMajor, al, rowMajor, opt)
+			}
+		}
+	})
+}
+
 func TestGemvHalves(t *testing.T) {
 	forEachType(t, func(t *testing.T, typ string) {
 		rng := rand.New(rand.NewPCG(42, 43))
