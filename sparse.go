@@ -765,9 +765,20 @@ func (k typedKernels[T]) spmm(a *Tensor, b, c matrixView) {
 }
 
 func (k typedKernels[T]) denseSpmm(a matrixView, b *Tensor, c matrixView) {
-	sparse.DenseSpMM(sparseDense[T](a), k.csr(b), sparseDense[T](c), sparseThreads())
+	sparse.DenseSpMM(sparseDense[T](a), k.rows(b), sparseDense[T](c), sparseThreads())
 }
 
 func (k typedKernels[T]) spgemm(a, b *Tensor) *Tensor {
-	return k.fromCSR(sparse.SpGEMM(k.csr(a), k.csr(b), sparseThreads()))
+	return k.fromCSR(sparse.SpGEMM(k.rows(a), k.rows(b), sparseThreads()))
+}
+
+// rows returns s in CSR form for a product: an uncoalesced COO tensor's
+// entries grouped by row but not merged, so that each repeated entry
+// contributes its own product (inf·1 + inf·-3 is NaN, where the merged
+// inf·-2 would be -inf), whichever side of the product s is on.
+func (k typedKernels[T]) rows(s *Tensor) *sparse.CSR[T] {
+	if s.layout == SparseCOO && !s.sparse.canonical {
+		return k.coo(s).GroupRows()
+	}
+	return k.csr(s)
 }

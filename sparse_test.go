@@ -792,3 +792,24 @@ func TestSparseMatmulHugeDims(t *testing.T) {
 		}
 	}
 }
+
+// TestSparseMatmulRepeatedEntriesEachContribute checks that every stored
+// entry of an uncoalesced COO operand contributes its own product, on
+// either side of a dense operand and in a sparse product: 1 and -3 at one
+// position facing inf give inf - 3·inf = NaN, not (1 - 3)·inf = -inf.
+func TestSparseMatmulRepeatedEntriesEachContribute(t *testing.T) {
+	dup := Must(NewSparseCOO([]int64{0, 0}, []int64{0, 0}, Must(FromSlice([]float32{1, -3})), 1, 1))
+	inf := Must(FromSlice([]float32{float32(math.Inf(1))}, 1, 1))
+	infSparse := Must(NewSparseCOO([]int64{0}, []int64{0}, Must(FromSlice([]float32{float32(math.Inf(1))})), 1, 1))
+	for name, got := range map[string]*Tensor{
+		"sparse @ dense":   Must(Matmul(dup, inf)),
+		"dense @ sparse":   Must(Matmul(inf, dup)),
+		"sparse @ sparse":  Must(Must(Matmul(dup, infSparse)).ToDense()),
+		"sparse @ sparse'": Must(Must(Matmul(infSparse, dup)).ToDense()),
+	} {
+		v, err := ToSlice[float32](got)
+		if err != nil || len(v) != 1 || !math.IsNaN(float64(v[0])) {
+			t.Errorf("%s: %v, want [NaN]", name, v)
+		}
+	}
+}

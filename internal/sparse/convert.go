@@ -72,11 +72,11 @@ func (c *CSR[T]) Canonical() *CSR[T] {
 	return out
 }
 
-// groupRows returns c in CSR form with entries grouped by row but neither
+// GroupRows returns c in CSR form with entries grouped by row but neither
 // sorted by column nor merged: each row keeps its entries in storage
 // order, so products summing over it add in the same order as a direct
 // pass over c would.
-func (c *COO[T]) groupRows() *CSR[T] {
+func (c *COO[T]) GroupRows() *CSR[T] {
 	if c.Coalesced {
 		return &CSR[T]{Rows: c.Rows, Cols: c.Cols, RowPtr: rowPtrOf(c.Rows, c.RowIdx),
 			ColIdx: c.ColIdx, Values: c.Values, Sorted: true}

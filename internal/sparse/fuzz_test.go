@@ -61,7 +61,7 @@ func FuzzNewCOO(f *testing.F) {
 			"ToDense":   viaToDense,
 			"Coalesce":  func() []int64 { return denseOfCOO(m.Coalesce()) },
 			"ToCSR":     func() []int64 { return denseOfCSR(m.ToCSR()) },
-			"groupRows": func() []int64 { return denseOfCSR(m.groupRows()) },
+			"GroupRows": func() []int64 { return denseOfCSR(m.GroupRows()) },
 			"FromDense": func() []int64 {
 				return denseOfCSR(FromDense(Dense[int64]{Data: want, RS: cols, CS: 1, Rows: rows, Cols: cols}))
 			},

@@ -79,7 +79,7 @@ func testProducts[T Number](t *testing.T, et elemType[T]) {
 				cs := denseViews[T](m, n)
 				label := fmt.Sprintf("%s/B%d", name, vi)
 				c := cs[vi]
-				checkThreads(t, et, label+"/SpMM(unsorted CSR)", c, want, scale, k, func(th int) { SpMM(a.groupRows(), bView, c, th) })
+				checkThreads(t, et, label+"/SpMM(unsorted CSR)", c, want, scale, k, func(th int) { SpMM(a.GroupRows(), bView, c, th) })
 				c1 := cs[(vi+1)%len(cs)]
 				checkThreads(t, et, label+"/SpMM(canonical CSR)", c1, want, scale, k, func(th int) { SpMM(a.ToCSR(), bView, c1, th) })
 				c2 := cs[(vi+2)%len(cs)]
@@ -94,7 +94,7 @@ func testProducts[T Number](t *testing.T, et elemType[T]) {
 				for ci := range 2 {
 					c := cs[(vi+ci)%len(cs)]
 					checkThreads(t, et, fmt.Sprintf("%s/A%d/DenseSpMM", name, vi), c, want, scale, k,
-						func(th int) { DenseSpMM(aView, b.groupRows(), c, th) })
+						func(th int) { DenseSpMM(aView, b.GroupRows(), c, th) })
 				}
 			}
 			testSpGEMM(t, et, name, a, b, naiveMatmul(m, k, n, aDense, bDense), naiveMatmul(m, k, n, absDense(a), absDense(b)))
@@ -133,7 +133,7 @@ func checkThreads[T Number](t *testing.T, et elemType[T], name string, c Dense[T
 func testSpGEMM[T Number](t *testing.T, et elemType[T], name string, a, b *COO[T], want, scale []T) {
 	t.Helper()
 	reach := reachable(a, b)
-	operands := [][2]*CSR[T]{{a.groupRows(), b.groupRows()}, {a.ToCSR(), b.ToCSR()}}
+	operands := [][2]*CSR[T]{{a.GroupRows(), b.GroupRows()}, {a.ToCSR(), b.ToCSR()}}
 	for oi, ops := range operands {
 		var first *CSR[T]
 		for _, threads := range []int{1, 2, 3, 8} {
@@ -241,7 +241,7 @@ func testNaNFacingImplicitZeros[T Number](t *testing.T, et elemType[T], name str
 	want := naiveMatmul(m, k, n, denseOfCOO(a), clean)
 	scale := naiveMatmul(m, k, n, absDense(a), absSlice(clean))
 	checkThreads(t, et, name+"/SpMM NaN", c, want, scale, k, func(th int) {
-		SpMM(a.groupRows(), Dense[T]{Data: bd, RS: n, CS: 1, Rows: k, Cols: n}, c, th)
+		SpMM(a.GroupRows(), Dense[T]{Data: bd, RS: n, CS: 1, Rows: k, Cols: n}, c, th)
 	})
 
 	ad := make([]T, m*k)
@@ -259,7 +259,7 @@ func testNaNFacingImplicitZeros[T Number](t *testing.T, et elemType[T], name str
 	want = naiveMatmul(m, k, n, clean, denseOfCOO(b))
 	scale = naiveMatmul(m, k, n, absSlice(clean), absDense(b))
 	checkThreads(t, et, name+"/DenseSpMM NaN", c, want, scale, k, func(th int) {
-		DenseSpMM(Dense[T]{Data: ad, RS: k, CS: 1, Rows: m, Cols: k}, b.groupRows(), c, th)
+		DenseSpMM(Dense[T]{Data: ad, RS: k, CS: 1, Rows: m, Cols: k}, b.GroupRows(), c, th)
 	})
 }
 
@@ -398,7 +398,7 @@ func TestSpGEMMWide(t *testing.T) {
 	type pair struct{ a, b *CSR[float64] }
 	var pairs []pair
 	for _, cols := range []int{5000, 1 << 17} {
-		pairs = append(pairs, pair{randomCOO(rng, 6, 9, 20, gen).groupRows(), randomCOO(rng, 9, cols, 25, gen).groupRows()})
+		pairs = append(pairs, pair{randomCOO(rng, 6, 9, 20, gen).GroupRows(), randomCOO(rng, 9, cols, 25, gen).GroupRows()})
 	}
 	// Row 0 reaches the two ends of 2^20 columns, which the second-level
 	// bitmap spans in 256 words: too many for 2 entries, so it sorts. Row 1
@@ -424,7 +424,7 @@ func TestSpGEMMWide(t *testing.T) {
 	}
 	a, _ := NewCOO(2, k, ar, ac, values(len(ar)))
 	b, _ := NewCOO(k, wide, br, bc, values(len(br)))
-	pairs = append(pairs, pair{a.groupRows(), b.groupRows()})
+	pairs = append(pairs, pair{a.GroupRows(), b.GroupRows()})
 	for _, pr := range pairs {
 		a, b, cols := pr.a, pr.b, pr.b.Cols
 		want := map[[2]int64]float64{}

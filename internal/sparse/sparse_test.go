@@ -194,12 +194,12 @@ func TestConversionsRoundTrip(t *testing.T) {
 				t.Fatalf("%v: ToCSR then ToCOO differs from Coalesce", sh)
 			}
 
-			grouped := m.groupRows()
+			grouped := m.GroupRows()
 			if _, err := NewCSR(grouped.Rows, grouped.Cols, grouped.RowPtr, grouped.ColIdx, grouped.Values); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(denseOfCSR(grouped), want) {
-				t.Fatalf("%v: groupRows changed the matrix", sh)
+				t.Fatalf("%v: GroupRows changed the matrix", sh)
 			}
 			if uc := grouped.ToCOO(); uc.Coalesced != grouped.Sorted || !slices.Equal(denseOfCOO(uc), want) {
 				t.Fatalf("%v: ToCOO of an uncoalesced CSR changed the matrix", sh)
@@ -256,7 +256,7 @@ func TestCoalesceTallMatrix(t *testing.T) {
 		if got := m.Coalesce().Values; len(got) != 1 || got[0] != order.want {
 			t.Errorf("sum of %v = %v, want %v", order.v, got, order.want)
 		}
-		if got := m.groupRows().Canonical().Values; len(got) != 1 || got[0] != order.want {
+		if got := m.GroupRows().Canonical().Values; len(got) != 1 || got[0] != order.want {
 			t.Errorf("Canonical sum of %v = %v, want %v", order.v, got, order.want)
 		}
 	}

@@ -35,7 +35,7 @@ func SpMM[T Number](a *CSR[T], b, c Dense[T], threads int) {
 // entries per pass. Grouped rows are also independent, so they split over
 // threads. A coalesced a needs only its row pointers.
 func SpMMCOO[T Number](a *COO[T], b, c Dense[T], threads int) {
-	SpMM(a.groupRows(), b, c, threads)
+	SpMM(a.GroupRows(), b, c, threads)
 }
 
 // spmmRows computes rows [lo, hi) of c = a·b.
