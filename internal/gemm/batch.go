@@ -28,9 +28,9 @@ func MulBatch[T Elem](batch, m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs
 		return
 	}
 	threads := max(1, min(opt.threads(), batch*m*n*k/minFlopsPerThread))
-	if small := smallFor(m, n, k, b, c); small != nil && !opt.TF32 {
+	if small := smallPlan(m, n, k, b, c); small.kern != nil && !opt.TF32 {
 		split(batch, 1, threads, func(i0, i1 int) {
-			small(m, n, k, a, b, c, aOffs[i0:i1], bOffs[i0:i1], cOffs[i0:i1])
+			small.run(m, n, k, a, b, c, aOffs[i0:i1], bOffs[i0:i1], cOffs[i0:i1])
 		})
 		return
 	}

@@ -97,7 +97,7 @@ func checkBatch[T Elem](t *testing.T, rng *rand.Rand, batch, m, n, k int, shareB
 
 func TestMulBatch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 17))
-	for _, s := range [][4]int{{300, 8, 8, 8}, {50, 3, 5, 7}, {20, 64, 64, 64}, {3, 100, 130, 70}, {1, 5, 5, 5}, {7, 1, 40, 30}, {9, 20, 1, 300}} {
+	for _, s := range [][4]int{{300, 8, 8, 8}, {50, 3, 5, 7}, {20, 64, 64, 64}, {3, 100, 130, 70}, {1, 5, 5, 5}, {7, 1, 40, 30}, {9, 20, 1, 300}, {40, 7, 12, 9}, {40, 16, 24, 16}, {35, 5, 33, 11}, {17, 20, 48, 20}} {
 		for _, shareB := range []bool{false, true} {
 			for _, stack := range []bool{false, true} {
 				for _, th := range []int{1, 2} {

@@ -71,7 +71,7 @@ func plan[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) 
 	if kern.round == nil && special(m, n, k, a, b, c, opt) {
 		return job[T]{}, false
 	}
-	if small := smallFor(m, n, k, b, c); small != nil && kern.round == nil {
+	if small := smallPlan(m, n, k, b, c); small.kern != nil && kern.round == nil {
 		mulSmall(small, m, n, k, a, b, c, opt.threads())
 		return job[T]{}, false
 	}
@@ -86,14 +86,14 @@ var zeroOffset = []int{0}
 // mulSmall runs a small kernel over rows of C split between goroutines.
 // One goroutine calls the kernel directly: a closure handed to split would
 // escape, and its allocation costs as much as an 8×8 product.
-func mulSmall[T Elem](small smallKernel[T], m, n, k int, a, b, c Matrix[T], threads int) {
+func mulSmall[T Elem](small smallCall[T], m, n, k int, a, b, c Matrix[T], threads int) {
 	threads = max(1, min(threads, m*n*k/minFlopsPerThread))
 	if threads == 1 {
-		small(m, n, k, a, b, c, zeroOffset, zeroOffset, zeroOffset)
+		small.run(m, n, k, a, b, c, zeroOffset, zeroOffset, zeroOffset)
 		return
 	}
 	split(m, 1, threads, func(i0, i1 int) {
-		small(i1-i0, n, k, a.shift(i0, 0), b, c.shift(i0, 0), zeroOffset, zeroOffset, zeroOffset)
+		small.run(i1-i0, n, k, a.shift(i0, 0), b, c.shift(i0, 0), zeroOffset, zeroOffset, zeroOffset)
 	})
 }
 

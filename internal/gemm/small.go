@@ -19,27 +19,91 @@ const tinyWork = 8 * 8 * 8
 // smallFor returns the small kernel to use for an m×n×k product with these
 // operands, or nil when the blocked path should be used.
 func smallFor[T Elem](m, n, k int, b, c Matrix[T]) smallKernel[T] {
-	var z T
-	width := 0
-	var fast, twin any
-	switch any(z).(type) {
-	case float32:
-		width, fast, twin = smallWidthF32, smallF32, smallGoF32
-	case float64:
-		width, fast, twin = smallWidthF64, smallF64, smallGoF64
-	case int32:
-		twin = smallGoI32
-	case int64:
-		twin = smallGoI64
-	}
+	width, fast, twin := smallKernels[T]()
 	if n <= width && b.CS == 1 && c.CS == 1 {
-		return fast.(smallKernel[T])
+		return fast
 	}
-	if m*n*k <= tinyWork {
-		return twin.(smallKernel[T])
+	if m*n*k <= tinyWork && twin != nil {
+		return twin
 	}
 	return nil
 }
+
+// smallKernels returns T's small kernel and the widest n it takes (0 when
+// T has no assembly kernel), and its Go twin.
+func smallKernels[T Elem]() (width int, fast, twin smallKernel[T]) {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return smallWidthF32, any(smallF32).(smallKernel[T]), any(smallGoF32).(smallKernel[T])
+	case float64:
+		return smallWidthF64, any(smallF64).(smallKernel[T]), any(smallGoF64).(smallKernel[T])
+	case int32:
+		return 0, nil, any(smallGoI32).(smallKernel[T])
+	case int64:
+		return 0, nil, any(smallGoI64).(smallKernel[T])
+	}
+	return 0, nil, nil
+}
+
+// maxSmallPanels is how many column panels, each as wide as the small
+// kernel takes, a product may be cut into, and maxPanelA the most elements
+// of its A (read again for every panel, from L1 or L2 since panelChunk
+// products go through one panel at a time). Batches of 16384 cubes and
+// more on two goroutines, GFLOP/s through the blocked path against panels:
+// float32 20³ 30.6 -> 118, 24³ 38.0 -> 138, 32³ 166 -> 179, 48³ 195 -> 188,
+// but 64³ (four panels) 261 -> 227; float64 12³ 13.0 -> 38.6, 16³ 40.7 ->
+// 46.5, 24³ 49.3 -> 53.6, but 32³ (four panels) 72.3 -> 56.0. One product
+// on one goroutine: float32 24³ 1.42 -> 0.47 µs, 48³ 3.41 -> 1.75; float64
+// 24³ 1.18 -> 0.65; float64 32³ (four panels) 1.01 -> 1.16. Variables so
+// that the tuning benchmark can move them.
+var (
+	maxSmallPanels = 3
+	maxPanelA      = 64 * 64
+)
+
+// smallCall is a small kernel together with the widest n it takes in one
+// call (0: any). Wider products go through it in column panels of that
+// width, each the same sums in the same order as one call would make.
+type smallCall[T Elem] struct {
+	kern  smallKernel[T]
+	width int
+}
+
+// smallPlan returns how an m×n×k product with these operands goes through
+// a small kernel: in one call (smallFor), in column panels, or not at all
+// (a zero smallCall, whose kern is nil). Panels are for products too wide
+// for one call but small enough to gain from them (see maxSmallPanels).
+func smallPlan[T Elem](m, n, k int, b, c Matrix[T]) smallCall[T] {
+	if kern := smallFor(m, n, k, b, c); kern != nil {
+		return smallCall[T]{kern: kern}
+	}
+	width, fast, _ := smallKernels[T]()
+	if width == 0 || n > maxSmallPanels*width || m*k > maxPanelA || b.CS != 1 || c.CS != 1 {
+		return smallCall[T]{}
+	}
+	return smallCall[T]{kern: fast, width: width}
+}
+
+// run computes C_i = A_i·B_i for every i, as smallKernel does. In panels it
+// takes panelChunk products at a time through one panel before the next,
+// so that their A is still in L1 when the next panel reads it again.
+func (s smallCall[T]) run(m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int) {
+	if s.width == 0 || n <= s.width {
+		s.kern(m, n, k, a, b, c, aOffs, bOffs, cOffs)
+		return
+	}
+	for i0 := 0; i0 < len(aOffs); i0 += panelChunk {
+		i1 := min(i0+panelChunk, len(aOffs))
+		for j0 := 0; j0 < n; j0 += s.width {
+			s.kern(m, min(s.width, n-j0), k, a, b.shift(0, j0), c.shift(0, j0), aOffs[i0:i1], bOffs[i0:i1], cOffs[i0:i1])
+		}
+	}
+}
+
+// panelChunk is how many products smallCall.run takes through one panel
+// before the next: 16 products of 16×16 float64 A are 32 KiB.
+const panelChunk = 16
 
 // The Go twins as values of smallKernel: naming smallGo[T] inside generic
 // code makes a closure (it carries the type's dictionary) on every call.

@@ -30,17 +30,17 @@ func MulBatchStrided[T Elem](batch, m, n, k int, a, b, c Matrix[T], aStride, bSt
 		return
 	}
 	threads := max(1, min(opt.threads(), batch*m*n*k/minFlopsPerThread))
-	if small := smallFor(m, n, k, b, c); small != nil && !opt.TF32 {
+	if small := smallPlan(m, n, k, b, c); small.kern != nil && !opt.TF32 {
 		s.each(threads, small, opt)
 		return
 	}
 	if batch < threads {
 		// Few large products: let each use all the goroutines.
-		s.run(0, batch, nil, opt)
+		s.run(0, batch, smallCall[T]{}, opt)
 		return
 	}
 	opt.Threads = 1
-	s.each(threads, nil, opt)
+	s.each(threads, smallCall[T]{}, opt)
 }
 
 // mustFitStrided checks every matrix of a strided batched operand: they are
@@ -58,10 +58,10 @@ type stridedBatch[T Elem] struct {
 }
 
 // each runs the products of the whole batch, split over threads
-// goroutines, with the small kernel when small is non-nil and with Mul
+// goroutines, with the small kernel when small has one and with Mul
 // otherwise. One goroutine runs them directly: the closures that split
 // needs would move the batch to the heap.
-func (s *stridedBatch[T]) each(threads int, small smallKernel[T], opt Options) {
+func (s *stridedBatch[T]) each(threads int, small smallCall[T], opt Options) {
 	if threads == 1 {
 		s.run(0, s.batch, small, opt)
 		return
@@ -72,8 +72,8 @@ func (s *stridedBatch[T]) each(threads int, small smallKernel[T], opt Options) {
 
 // run computes products [i0, i1) of the batch on the calling goroutine
 // (Mul may still use opt.Threads goroutines for each).
-func (s *stridedBatch[T]) run(i0, i1 int, small smallKernel[T], opt Options) {
-	if small != nil {
+func (s *stridedBatch[T]) run(i0, i1 int, small smallCall[T], opt Options) {
+	if small.kern != nil {
 		s.runSmall(i0, i1, small)
 		return
 	}
@@ -94,7 +94,7 @@ var offsetChunks = sync.Pool{New: func() any { return new(offsetChunk) }}
 
 // runSmall computes products [i0, i1) of the batch with a small kernel,
 // one chunk of offsets at a time.
-func (s *stridedBatch[T]) runSmall(i0, i1 int, small smallKernel[T]) {
+func (s *stridedBatch[T]) runSmall(i0, i1 int, small smallCall[T]) {
 	ch := offsetChunks.Get().(*offsetChunk)
 	for lo := i0; lo < i1; lo += len(ch.a) {
 		count := min(len(ch.a), i1-lo)
@@ -102,7 +102,7 @@ func (s *stridedBatch[T]) runSmall(i0, i1 int, small smallKernel[T]) {
 			i := lo + j
 			ch.a[j], ch.b[j], ch.c[j] = i*s.as, i*s.bs, i*s.cs
 		}
-		small(s.m, s.n, s.k, s.a, s.b, s.c, ch.a[:count], ch.b[:count], ch.c[:count])
+		small.run(s.m, s.n, s.k, s.a, s.b, s.c, ch.a[:count], ch.b[:count], ch.c[:count])
 	}
 	offsetChunks.Put(ch)
 }

@@ -84,3 +84,35 @@ func BenchmarkTunePackA(b *testing.B) {
 	}
 	b.ReportMetric(float64(144*384)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gelem/s")
 }
+
+// BenchmarkTunePanels compares batches of small products computed in
+// small-kernel column panels with the blocked path, to place
+// maxSmallPanels and maxPanelWork.
+func BenchmarkTunePanels(b *testing.B) {
+	for _, s := range []int{12, 16, 20, 24, 32, 40, 48, 56, 64} {
+		for _, panels := range []int{1, 8} {
+			b.Run(fmt.Sprintf("f64/%d/panels%d", s, panels), func(b *testing.B) { benchPanels[float64](b, 65536/s/s*64, s, panels) })
+			b.Run(fmt.Sprintf("f32/%d/panels%d", s, panels), func(b *testing.B) { benchPanels[float32](b, 65536/s/s*64, s, panels) })
+			b.Run(fmt.Sprintf("f64/%d/one/panels%d", s, panels), func(b *testing.B) { benchPanels[float64](b, 1, s, panels) })
+			b.Run(fmt.Sprintf("f32/%d/one/panels%d", s, panels), func(b *testing.B) { benchPanels[float32](b, 1, s, panels) })
+		}
+	}
+}
+
+func benchPanels[T float32 | float64](b *testing.B, batch, s, panels int) {
+	old, oldA := maxSmallPanels, maxPanelA
+	maxSmallPanels = panels
+	maxPanelA = 1 << 30
+	defer func() { maxSmallPanels, maxPanelA = old, oldA }()
+	a := Matrix[T]{ones[T](batch * s * s), 0, s, 1}
+	bb := Matrix[T]{ones[T](batch * s * s), 0, s, 1}
+	c := Matrix[T]{make([]T, batch*s*s), 0, s, 1}
+	aOffs, bOffs, cOffs := make([]int, batch), make([]int, batch), make([]int, batch)
+	for i := range batch {
+		aOffs[i], bOffs[i], cOffs[i] = i*s*s, i*s*s, i*s*s
+	}
+	for b.Loop() {
+		MulBatch(batch, s, s, s, a, bb, c, aOffs, bOffs, cOffs, Options{Threads: 2})
+	}
+	b.ReportMetric(2*float64(batch*s*s*s)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
