@@ -316,3 +316,23 @@ func TestMulRejectsViewsOutsideData(t *testing.T) {
 	}
 	Mul(4, 4, 4, ok, ok, Matrix[float32]{make([]float32, 16), 15, -4, -1}, Options{}) // reversed but inside
 }
+
+// TestMulStrips covers products whose last columns, fewer than a tile,
+// go through the small kernel (job.strip): strips of one column and of a
+// whole small-kernel vector, on split and unsplit products, against the
+// naive product.
+func TestMulStrips(t *testing.T) {
+	forEachType(t, func(t *testing.T, typ string) {
+		rng := rand.New(rand.NewPCG(46, 47))
+		_, nr := tileOf(typ)
+		for _, strip := range []int{1, 3, 8} {
+			for _, size := range [][2]int{{29, 70}, {150, 300}} {
+				m, k := size[0], size[1]
+				n := 3*nr + strip
+				opt := Options{Threads: 1 + rng.IntN(3)}
+				checkMulTyped(t, typ, rng, m, n, k, layout(rng.IntN(int(numLayouts))), rowMajor, rowMajor, opt)
+				checkMulTyped(t, typ, rng, n, m, k, rowMajor, layout(rng.IntN(int(numLayouts))), colMajor, opt)
+			}
+		}
+	})
+}

@@ -116,3 +116,25 @@ func benchPanels[T float32 | float64](b *testing.B, batch, s, panels int) {
 	}
 	b.ReportMetric(2*float64(batch*s*s*s)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
+
+// BenchmarkTuneStrips compares products whose last columns are fewer than
+// a tile, with those columns through the small kernel and through padded
+// tiles.
+func BenchmarkTuneStrips(b *testing.B) {
+	for _, s := range []int{40, 56, 100, 120, 200, 250, 500} {
+		for _, strips := range []bool{false, true} {
+			b.Run(fmt.Sprintf("f32/%d/strips=%v", s, strips), func(b *testing.B) {
+				defer func(old bool) { smallStrips = old }(smallStrips)
+				smallStrips = strips
+				benchMul[float32](b, s, s, s, stripThreads)
+			})
+			b.Run(fmt.Sprintf("f64/%d/strips=%v", s, strips), func(b *testing.B) {
+				defer func(old bool) { smallStrips = old }(smallStrips)
+				smallStrips = strips
+				benchMul[float64](b, s, s, s, stripThreads)
+			})
+		}
+	}
+}
+
+var stripThreads = 1
