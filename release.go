@@ -35,7 +35,7 @@ func (t *Tensor) Release() {
 	if t == nil || t.released || t.layout != Strided {
 		return
 	}
-	if t.pool > 0 && atomic.LoadUint32(&t.viewed) == 0 {
+	if t.pool != 0 && atomic.LoadUint32(&t.viewed) == 0 {
 		storage.Put(t.storage, t.pool)
 	}
 	t.storage, t.n, t.pool, t.released = nil, 0, 0, true

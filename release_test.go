@@ -36,6 +36,27 @@ func TestReleaseHandsMemoryToTheNextResult(t *testing.T) {
 	}
 }
 
+// TestReleaseHandsSmallMemoryToTheNextResult checks that a result below
+// the pool's tracked sizes (a 16×16 float64 product, 2 KiB) also serves
+// the next result once released.
+func TestReleaseHandsSmallMemoryToTheNextResult(t *testing.T) {
+	if !storage.Enabled || 16*16*8 < storage.MinReleased || 16*16*8 >= storage.MinPooled {
+		t.Skip("2 KiB buffers are not given back to the pool here")
+	}
+	a, b := Must(Rand(1, Float64, -1, 1, 16, 16)), Must(Rand(2, Float64, -1, 1, 16, 16))
+	c := Must(Matmul(a, b))
+	want := floats(t, c)
+	p := c.storage
+	c.Release()
+	d := Must(Matmul(a, b))
+	if d.storage != p {
+		t.Fatalf("the product after Release did not reuse the released result's memory")
+	}
+	if got := floats(t, d); !equalFloats(got, want) {
+		t.Fatalf("the product into reused memory differs from the first one")
+	}
+}
+
 // TestReleaseLeavesViewedMemory checks that a result with a view is not
 // recycled: the view keeps its values while new results are computed.
 func TestReleaseLeavesViewedMemory(t *testing.T) {

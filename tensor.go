@@ -61,9 +61,9 @@ type Tensor struct {
 	layout  Layout      // Strided, or a sparse layout (see sparse.go)
 	sparse  *sparseData // the parts of a sparse tensor; nil when strided
 
-	// pool is the size class of the pooled buffer t owns (package
-	// storage), or 0: Release may give that buffer back. Views, tensors
-	// on Go slices and plain memory have 0.
+	// pool is the class of the buffer t owns as package storage's Take
+	// returned it, or 0: Release may give a buffer of nonzero class back.
+	// Views, tensors on Go slices and small buffers have 0.
 	pool int
 	// viewed is set, atomically since views of one tensor may be taken
 	// from several goroutines, once a view shares t's storage; Release

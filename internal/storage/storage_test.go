@@ -21,6 +21,7 @@ func reset() {
 	mu.Lock()
 	defer mu.Unlock()
 	classes = map[int]*class{}
+	released = map[int][]unsafe.Pointer{}
 	tracked, hits, lent, grown, collections = 0, 0, 0, 0, 0
 }
 
@@ -453,5 +454,45 @@ func TestPutLentBufferGoesHome(t *testing.T) {
 	Put(p, class)
 	if q, _ := Take(large, false); q != big {
 		t.Fatalf("the lent buffer did not go back to its own class")
+	}
+}
+
+// TestPutKeepsSmallBuffers checks that a buffer below MinPooled, which the
+// pool does not track, is still taken back by Put for the next Take of its
+// class, up to maxReleased of them, and comes back cleared when asked.
+func TestPutKeepsSmallBuffers(t *testing.T) {
+	reset()
+	size := MinReleased + 100
+	if size >= MinPooled {
+		t.Skip("no sizes between MinReleased and MinPooled")
+	}
+	p, class := Take(size, false)
+	if class != -classSize(size) {
+		t.Fatalf("Take(%d) class %d, want %d", size, class, -classSize(size))
+	}
+	fill(p, size, 9)
+	Put(p, class)
+	q, _ := Take(size, true)
+	if q != p {
+		t.Fatalf("Take after Put returned another buffer")
+	}
+	if got := unsafe.Slice((*byte)(q), size); got[0] != 0 || got[size-1] != 0 {
+		t.Fatalf("a zeroed Take of a given-back buffer holds %d ... %d", got[0], got[size-1])
+	}
+	var bufs []unsafe.Pointer
+	for range maxReleased + 3 {
+		b, _ := Take(size, false)
+		bufs = append(bufs, b)
+	}
+	for _, b := range bufs {
+		Put(b, class)
+	}
+	if n := len(released[-class]); n != maxReleased {
+		t.Fatalf("%d buffers kept after %d were given back, want %d", n, len(bufs), maxReleased)
+	}
+	if small, _ := Take(MinReleased-1, false); small == nil {
+		t.Fatal("no buffer below MinReleased")
+	} else if _, c := Take(MinReleased-1, false); c != 0 {
+		t.Fatalf("a buffer below MinReleased has class %d, want 0", c)
 	}
 }
