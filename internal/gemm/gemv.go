@@ -127,10 +127,20 @@ func gemvHalves[T Elem](m, k int, a Matrix[T], x []T, y Matrix[T], threads int) 
 }
 
 // addColumns adds x[p]·A[i0 : i0+len(acc), p] to acc for every p in
-// [p0, p1), A column-major.
+// [p0, p1), A column-major: four columns at a time where their stride is
+// positive, each element of acc taking the four products in column order
+// (the sums of one column at a time, with acc read and written a quarter
+// as often and four streams of A in flight). x·W on two goroutines: a
+// 2048² float64 W 728 -> 622 µs, float32 357 -> 318; 4096² float64 3.9 ->
+// 2.5 ms, float32 1.54 -> 1.22.
 func addColumns[T Elem](acc []T, a Matrix[T], x []T, i0, p0, p1 int) {
-	axpy := axpyFor[T]()
-	for p := p0; p < p1; p++ {
+	axpy, axpy4 := axpyFor[T](), axpy4For[T]()
+	p := p0
+	for ; a.CS > 0 && p+4 <= p1; p += 4 {
+		at := a.Off + i0 + p*a.CS
+		axpy4((*[4]T)(x[p:p+4]), a.Data[at:at+3*a.CS+len(acc)], a.CS, acc)
+	}
+	for ; p < p1; p++ {
 		at := a.Off + i0 + p*a.CS
 		axpy(x[p], a.Data[at:at+len(acc)], acc)
 	}

@@ -6,7 +6,8 @@ import "github.com/tensor-go/tensor/internal/cpufeat"
 
 // The AVX-512 streaming helpers (gemv_amd64.s) handle the longest prefix
 // whose length is a multiple of their unroll; the Go wrappers finish the
-// tail, so they compute the same as dotGo and axpyGo up to summation order.
+// tail, so they compute the same as dotGo, axpyGo and axpy4Go up to
+// summation order and fused rounding.
 
 //go:noescape
 func sdotAVX512(n int, x, y *float32) float32
@@ -19,6 +20,12 @@ func saxpyAVX512(n int, alpha float32, x, y *float32)
 
 //go:noescape
 func daxpyAVX512(n int, alpha float64, x, y *float64)
+
+//go:noescape
+func saxpy4AVX512(n int, alpha *[4]float32, x *float32, ldx int, y *float32)
+
+//go:noescape
+func daxpy4AVX512(n int, alpha *[4]float64, x *float64, ldx int, y *float64)
 
 //go:noescape
 func sdot4AVX512(n int, a *float32, lda int, x *float32, out *[4]float32)
@@ -80,8 +87,25 @@ func axpyF64AVX512(alpha float64, x, y []float64) {
 	axpyGo(alpha, x[n:], y[n:len(x)])
 }
 
+func axpy4F32AVX512(alpha *[4]float32, x []float32, ldx int, y []float32) {
+	n := len(y) &^ 63
+	if n > 0 {
+		saxpy4AVX512(n, alpha, &x[0], ldx, &y[0])
+	}
+	axpy4Tail(alpha, x, ldx, y, n)
+}
+
+func axpy4F64AVX512(alpha *[4]float64, x []float64, ldx int, y []float64) {
+	n := len(y) &^ 31
+	if n > 0 {
+		daxpy4AVX512(n, alpha, &x[0], ldx, &y[0])
+	}
+	axpy4Tail(alpha, x, ldx, y, n)
+}
+
 func init() {
 	if cpufeat.AVX512 {
+		axpy4F32, axpy4F64 = axpy4F32AVX512, axpy4F64AVX512
 		dotF32, dotF64 = dotF32AVX512, dotF64AVX512
 		axpyF32, axpyF64 = axpyF32AVX512, axpyF64AVX512
 		dot4F32, dot4F64 = dot4F32AVX512, dot4F64AVX512

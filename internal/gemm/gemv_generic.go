@@ -2,13 +2,47 @@ package gemm
 
 // Dispatch for the streaming helpers; kernel_amd64 points them at assembly.
 var (
-	dotF32  = dotGo[float32]
-	dotF64  = dotGo[float64]
-	axpyF32 = axpyGo[float32]
-	axpyF64 = axpyGo[float64]
-	dot4F32 = dot4Go[float32]
-	dot4F64 = dot4Go[float64]
+	dotF32   = dotGo[float32]
+	dotF64   = dotGo[float64]
+	axpyF32  = axpyGo[float32]
+	axpyF64  = axpyGo[float64]
+	dot4F32  = dot4Go[float32]
+	dot4F64  = dot4Go[float64]
+	axpy4F32 = axpy4Go[float32]
+	axpy4F64 = axpy4Go[float64]
 )
+
+// axpy4Go is the Go twin of the four-row axpy helpers: it adds alpha[r]·x_r
+// to y for the rows x_r starting at x[r*ldx], r = 0 … 3, each element of y
+// taking the four products in that order (len(x) must reach the end of row
+// 3). The same sums in the same order as four axpyGo calls, with y read
+// and written once instead of four times.
+func axpy4Go[T Elem](alpha *[4]T, x []T, ldx int, y []T) {
+	axpy4Tail(alpha, x, ldx, y, 0)
+}
+
+// axpy4Tail does axpy4Go's work from index n of y on, finishing what an
+// assembly helper did for the first n.
+func axpy4Tail[T Elem](alpha *[4]T, x []T, ldx int, y []T, n int) {
+	x0, x1, x2, x3 := x[:len(y)], x[ldx:ldx+len(y)], x[2*ldx:2*ldx+len(y)], x[3*ldx:3*ldx+len(y)]
+	for i := n; i < len(y); i++ {
+		s := y[i] + alpha[0]*x0[i]
+		s += alpha[1] * x1[i]
+		s += alpha[2] * x2[i]
+		y[i] = s + alpha[3]*x3[i]
+	}
+}
+
+func axpy4For[T Elem]() func(alpha *[4]T, x []T, ldx int, y []T) {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return any(axpy4F32).(func(alpha *[4]T, x []T, ldx int, y []T))
+	case float64:
+		return any(axpy4F64).(func(alpha *[4]T, x []T, ldx int, y []T))
+	}
+	return axpy4Go[T]
+}
 
 // dot4Go is the Go twin of the four-row dot helpers: out[r] is the dot
 // product of x with row r of a, the rows starting at a[r*lda] (len(a) must

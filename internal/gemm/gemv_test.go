@@ -65,7 +65,33 @@ func checkDot4[T Elem](t *testing.T, name string, dot4 func(a []T, lda int, x []
 	}
 }
 
+// checkAxpy4 compares a four-row axpy helper against axpy4Go at every
+// length up to three unrolls, with row strides equal to and wider than the
+// length and guard elements around y.
+func checkAxpy4[T Elem](t *testing.T, name string, axpy4 func(alpha *[4]T, x []T, ldx int, y []T)) {
+	rng := rand.New(rand.NewPCG(30, 31))
+	for n := 0; n <= 3*64+1; n++ {
+		for _, extra := range []int{0, 1, 17} {
+			ldx := n + extra
+			x := fill[T](rng, 3*ldx+n, n%5 == 0)
+			alpha := (*[4]T)(fill[T](rng, 4, false))
+			y := fill[T](rng, n+2*guard, n%3 == 0)
+			y[0], y[len(y)-1] = sentinel[T](), sentinel[T]()
+			want := append([]T(nil), y...)
+			axpy4(alpha, x, ldx, y[guard:guard+n])
+			axpy4Go(alpha, x, ldx, want[guard:guard+n])
+			for i := range y {
+				if !sameValue(y[i], want[i], 1e-5) {
+					t.Fatalf("%s n=%d ldx=%d: y[%d] = %v, Go twin %v", name, n, ldx, i, y[i], want[i])
+				}
+			}
+		}
+	}
+}
+
 func TestStreamingHelpers(t *testing.T) {
+	checkAxpy4(t, "axpy4F32", axpy4F32)
+	checkAxpy4(t, "axpy4F64", axpy4F64)
 	checkDot4(t, "dot4F32", dot4F32)
 	checkDot4(t, "dot4F64", dot4F64)
 	checkDot(t, "dotF32", dotF32)
