@@ -137,4 +137,27 @@ func BenchmarkTuneStrips(b *testing.B) {
 	}
 }
 
+// stripThreads is the goroutines BenchmarkTuneStrips gives each product.
 var stripThreads = 1
+
+// BenchmarkTuneVecMat times x·W (a column-major matrix-vector product) on
+// one and two goroutines.
+func BenchmarkTuneVecMat(b *testing.B) {
+	for _, s := range []int{1024, 2048, 4096} {
+		for _, th := range []int{1, 2} {
+			b.Run(fmt.Sprintf("f32/%d/t%d", s, th), func(b *testing.B) { benchMul[float32](b, 1, s, s, th) })
+			b.Run(fmt.Sprintf("f64/%d/t%d", s, th), func(b *testing.B) { benchMul[float64](b, 1, s, s, th) })
+		}
+	}
+}
+
+// BenchmarkTuneThreads compares one and two goroutines on the sizes where
+// minFlopsPerThread starts splitting products.
+func BenchmarkTuneThreads(b *testing.B) {
+	for _, s := range []int{64, 80, 96, 112, 128, 160} {
+		for _, th := range []int{1, 2} {
+			b.Run(fmt.Sprintf("f32/%d/t%d", s, th), func(b *testing.B) { benchMul[float32](b, s, s, s, th) })
+			b.Run(fmt.Sprintf("f64/%d/t%d", s, th), func(b *testing.B) { benchMul[float64](b, s, s, s, th) })
+		}
+	}
+}
