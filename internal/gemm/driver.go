@@ -46,9 +46,15 @@ func (j *job[T]) packB(ws *workspace[T], dst []T, p0, kc, j0, nc int) {
 }
 
 // minFlopsPerThread is the work below which another goroutine costs more
-// (start-up, a second set of packed blocks) than it saves: about a 64³
-// product, a few microseconds of one core.
-const minFlopsPerThread = 64 * 64 * 64
+// (start-up, a second set of packed blocks, a helper that has to wake)
+// than it saves: a 96³ product, about 8 µs of one core. Products of
+// twice that get two goroutines. Medians of the five timed calls after six
+// warm-up calls in a fresh process, float32, one goroutine against two:
+// 100³ 16 against 20–30 µs, 128³ 27–29 against 20–32, 160³ 47–49
+// against 48–65, 200³ 93–95 against 60–103. In a long loop two help from
+// about 96³ (9.1 -> 7.9 µs) and not below it (80³ 6.0 -> 5.9); at 64³,
+// the limit this had, they did not help either way.
+const minFlopsPerThread = 96 * 96 * 96
 
 // mul runs the product on up to opt.threads() goroutines.
 func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
