@@ -24,6 +24,19 @@
 // quarter of the loop's pointer updates (1024 8×8×8 float32 products, in
 // L2, on one thread: 16.9 -> 16.2 µs, p = 0.008).
 
+// One k step of an eight-row block with A's elements along K adjacent:
+// row r's element at displacement d from its row start, times the row of
+// B in the vector b, into V0..V7.
+#define FMA8(FMA, d, b) \
+	FMA.BCST d(R10), b, V0; \
+	FMA.BCST d(R10)(R8*1), b, V1; \
+	FMA.BCST d(R10)(R8*2), b, V2; \
+	FMA.BCST d(R10)(R12*1), b, V3; \
+	FMA.BCST d(R13), b, V4; \
+	FMA.BCST d(R13)(R8*1), b, V5; \
+	FMA.BCST d(R13)(R8*2), b, V6; \
+	FMA.BCST d(R13)(R12*1), b, V7
+
 #define SMALL(MOVV, FMA, shift, es) \
 	MOVQ   mask+24(FP), AX; \
 	KMOVW  AX, K1; \
@@ -72,42 +85,14 @@ rows8: \
 	JLT    k8; \
 k8x4: \
 	MOVV.Z (R11), K1, V8; \
-	FMA.BCST 0(R10), V8, V0; \
-	FMA.BCST 0(R10)(R8*1), V8, V1; \
-	FMA.BCST 0(R10)(R8*2), V8, V2; \
-	FMA.BCST 0(R10)(R12*1), V8, V3; \
-	FMA.BCST 0(R13), V8, V4; \
-	FMA.BCST 0(R13)(R8*1), V8, V5; \
-	FMA.BCST 0(R13)(R8*2), V8, V6; \
-	FMA.BCST 0(R13)(R12*1), V8, V7; \
+	FMA8(FMA, 0, V8); \
 	MOVV.Z (R11)(AX*1), K1, V9; \
-	FMA.BCST es(R10), V9, V0; \
-	FMA.BCST es(R10)(R8*1), V9, V1; \
-	FMA.BCST es(R10)(R8*2), V9, V2; \
-	FMA.BCST es(R10)(R12*1), V9, V3; \
-	FMA.BCST es(R13), V9, V4; \
-	FMA.BCST es(R13)(R8*1), V9, V5; \
-	FMA.BCST es(R13)(R8*2), V9, V6; \
-	FMA.BCST es(R13)(R12*1), V9, V7; \
+	FMA8(FMA, es, V9); \
 	LEAQ   (R11)(AX*2), R11; \
 	MOVV.Z (R11), K1, V8; \
-	FMA.BCST (2*es)(R10), V8, V0; \
-	FMA.BCST (2*es)(R10)(R8*1), V8, V1; \
-	FMA.BCST (2*es)(R10)(R8*2), V8, V2; \
-	FMA.BCST (2*es)(R10)(R12*1), V8, V3; \
-	FMA.BCST (2*es)(R13), V8, V4; \
-	FMA.BCST (2*es)(R13)(R8*1), V8, V5; \
-	FMA.BCST (2*es)(R13)(R8*2), V8, V6; \
-	FMA.BCST (2*es)(R13)(R12*1), V8, V7; \
+	FMA8(FMA, (2*es), V8); \
 	MOVV.Z (R11)(AX*1), K1, V9; \
-	FMA.BCST (3*es)(R10), V9, V0; \
-	FMA.BCST (3*es)(R10)(R8*1), V9, V1; \
-	FMA.BCST (3*es)(R10)(R8*2), V9, V2; \
-	FMA.BCST (3*es)(R10)(R12*1), V9, V3; \
-	FMA.BCST (3*es)(R13), V9, V4; \
-	FMA.BCST (3*es)(R13)(R8*1), V9, V5; \
-	FMA.BCST (3*es)(R13)(R8*2), V9, V6; \
-	FMA.BCST (3*es)(R13)(R12*1), V9, V7; \
+	FMA8(FMA, (3*es), V9); \
 	LEAQ   (R11)(AX*2), R11; \
 	ADDQ   $(4*es), R10; \
 	ADDQ   $(4*es), R13; \
