@@ -3,6 +3,7 @@ package tensor
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestReleaseHandsMemoryToTheNextResult(t *testing.T) {
 	if d.storage != p {
 		t.Fatalf("the product after Release did not reuse the released result's memory")
 	}
-	if got := floats(t, (d)); !equalFloats(got, want) {
+	if got := floats(t, (d)); !slices.Equal(got, want) {
 		t.Fatalf("the product into reused memory differs from the first one")
 	}
 }
@@ -52,7 +53,7 @@ func TestReleaseHandsSmallMemoryToTheNextResult(t *testing.T) {
 	if d.storage != p {
 		t.Fatalf("the product after Release did not reuse the released result's memory")
 	}
-	if got := floats(t, d); !equalFloats(got, want) {
+	if got := floats(t, d); !slices.Equal(got, want) {
 		t.Fatalf("the product into reused memory differs from the first one")
 	}
 }
@@ -73,7 +74,7 @@ func TestReleaseLeavesViewedMemory(t *testing.T) {
 		}
 		d.Release()
 	}
-	if got := floats(t, (v)); !equalFloats(got, want) {
+	if got := floats(t, (v)); !slices.Equal(got, want) {
 		t.Fatalf("the view of a released result changed")
 	}
 }
@@ -147,7 +148,7 @@ func TestReleaseOfSparseDoesNothing(t *testing.T) {
 	s := Must(NewSparseCOO([]int64{0}, []int64{1}, Must(FromSlice([]float64{3})), 2, 2))
 	s.Release()
 	d := Must(s.ToDense())
-	if got := floats(t, (d)); !equalFloats(got, []float64{0, 3, 0, 0}) {
+	if got := floats(t, (d)); !slices.Equal(got, []float64{0, 3, 0, 0}) {
 		t.Fatalf("a sparse tensor after Release densifies to %v", got)
 	}
 	var nilTensor *Tensor
@@ -162,16 +163,4 @@ func floats(t *testing.T, x *Tensor) []float64 {
 		t.Fatal(err)
 	}
 	return s
-}
-
-func equalFloats(x, y []float64) bool {
-	if len(x) != len(y) {
-		return false
-	}
-	for i := range x {
-		if x[i] != y[i] {
-			return false
-		}
-	}
-	return true
 }
