@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tensor-go/tensor"
 	"github.com/tensor-go/tensor/internal/storage"
@@ -591,9 +592,27 @@ func TestBenchWarmup(t *testing.T) {
 	if _, err := parseBenchArgs([]string{"--warmup", "0"}); err == nil {
 		t.Error("--warmup 0 was accepted")
 	}
+	defer func(old time.Duration) { settleTime = old }(settleTime)
+	settleTime = 0
 	calls := 0
 	if _, err := medianTime(func() error { calls++; return nil }, 3, 5); err != nil || calls != 8 {
 		t.Errorf("medianTime(f, 3, 5) called f %d times (err %v), want 8", calls, err)
+	}
+}
+
+// TestBenchSettlesAfterCollecting checks that the calls after the
+// collection go on for settleTime before the timed ones.
+func TestBenchSettlesAfterCollecting(t *testing.T) {
+	defer func(old time.Duration) { settleTime = old }(settleTime)
+	settleTime = 20 * time.Millisecond
+	calls := 0
+	f := func() error { calls++; time.Sleep(time.Millisecond); return nil }
+	start := time.Now()
+	if _, err := medianTime(f, 3, 2); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < settleTime || calls < 2+1+2 {
+		t.Errorf("medianTime took %v and %d calls, want at least %v and 5", took, calls, settleTime)
 	}
 }
 
@@ -615,6 +634,8 @@ func TestBenchTimedCallsReuseWarmupResults(t *testing.T) {
 		}
 		return nil
 	}
+	defer func(old time.Duration) { settleTime = old }(settleTime)
+	settleTime = 0
 	if _, err := medianTime(f, 6, 3); err != nil {
 		t.Fatal(err)
 	}
