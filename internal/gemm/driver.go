@@ -91,9 +91,8 @@ func plan[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) 
 	}
 	j := newJob(kern, m, n, k, a, b, c)
 	if strip := n % kern.nr; smallStrips && strip > 0 && n > kern.nr && kern.round == nil {
-		j.strip, j.stripKern = strip, smallFor(m, strip, k, b, c)
-		if j.stripKern == nil {
-			j.strip = 0
+		if small := smallFor(m, strip, k, b, c); small != nil {
+			j.strip, j.stripKern = strip, small
 		}
 	}
 	return j, true
