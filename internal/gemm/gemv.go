@@ -64,7 +64,10 @@ const minHalvedColumns = 1 << 20
 
 // kPiece is the length of the pieces of K that gemvPieces sums apart:
 // 256 KiB of a float32 row, long enough that a piece streams at memory
-// speed and that adding the partial sums costs nothing beside it.
+// speed and that adding the partial sums costs nothing beside it. Two
+// goroutines, pieces of 16K / 64K / 256K elements (µs, medians of three):
+// a 1M float64 dot 324 / 331 / 333, float32 162 / 163 / 169; 8 rows of
+// 256K float64 370 / 399 / 768 (one piece: one goroutine).
 const kPiece = 1 << 16
 
 // maxPieceRows is the most rows of A for which gemvPieces splits K: up to
