@@ -5,6 +5,9 @@
 // batched broadcasting, sparse operands and precision modes ([Matmul]).
 // It is pure Go plus Go assembly: no cgo, no build flags.
 //
+// The rules every operation follows are collected in docs/semantics.md of
+// this module; comments cite its sections as "semantics §N".
+//
 // # Tensors
 //
 // A [Tensor] is a view of typed storage: a dtype, a shape, element strides
