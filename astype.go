@@ -67,8 +67,8 @@ func copyInto(dst, src *Tensor) error {
 	if dst.Size() == 0 {
 		return nil
 	}
-	if dst.storage == src.storage {
-		if dst.dtype == src.dtype && dst.offset == src.offset && sameSteps(dst, src) {
+	if sharesStorage(dst, src) {
+		if dst.storage == src.storage && dst.dtype == src.dtype && dst.offset == src.offset && sameSteps(dst, src) {
 			return nil // copying a view onto itself
 		}
 		tmp, err := newProductTensor(src.dtype, src.shape)

@@ -114,7 +114,7 @@ func MatmulInto(out, a, b *Tensor, opts ...MatmulOption) error {
 // read while it is written is wrong even when only one element is shared,
 // and the temporary that avoids it costs O(n²) against the product's O(n³).
 func matmulSharesStorage(x, y *Tensor) bool {
-	return x.storage != nil && x.storage == y.storage
+	return sharesStorage(x, y)
 }
 
 // matmulPlan is a validated product: operands, result dtype and shapes.

@@ -162,8 +162,11 @@ func span(t *Tensor) (lo, hi int) {
 // a view laid out exactly like it), is safe because each element is read
 // before the same element is written; any other overlap is not.
 func overlapsDifferently(out, in *Tensor) bool {
-	if out.storage == nil || out.storage != in.storage {
+	if !sharesStorage(out, in) {
 		return false
+	}
+	if out.storage != in.storage {
+		return true // one Go array wrapped twice (Wrap): offsets do not compare
 	}
 	olo, ohi := span(out)
 	ilo, ihi := span(in)

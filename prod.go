@@ -91,7 +91,7 @@ func ProdInto(out, x *Tensor, opts ...ReduceOption) error {
 	if rd := dtype.ProdResult(x.dtype); !dtype.CanCastInto(rd, out.dtype) {
 		return opErr("prod", ErrDType, "cannot write the %v product of %v into a %v output", rd, x.dtype, out.dtype)
 	}
-	if out.storage != nil && out.storage == x.storage {
+	if sharesStorage(out, x) {
 		// The output is written while x is still being read: reduce into
 		// a temporary instead.
 		tmp, err := empty(out.dtype, s)
