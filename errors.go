@@ -31,6 +31,11 @@ var (
 	ErrFormat = errors.New("format error")
 	// ErrReleased: a tensor used after its Release.
 	ErrReleased = errors.New("released tensor")
+	// ErrIO: reading or writing a file or stream failed (a missing file, a
+	// permission, a failing reader or writer). The operating system's or
+	// reader's error is wrapped too, so errors.Is(err, fs.ErrNotExist)
+	// holds as well as errors.Is(err, ErrIO).
+	ErrIO = errors.New("i/o error")
 )
 
 // OpError is the error returned by a failed operation. Its message reads

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"unsafe"
 
 	"github.com/tensor-go/tensor/npy"
@@ -21,10 +22,17 @@ import (
 // any other view (sliced, broadcast, permuted) is written as its
 // row-major copy.
 //
-// Malformed files give errors wrapping ErrFormat, element types NumPy or
-// the library lacks give ErrDType, and the operating system's errors
-// (missing files, permissions) are returned wrapped as "tensor: OP: ..."
-// so that errors.Is(err, fs.ErrNotExist) still works.
+// Reading allocates only in proportion to what the input really holds: the
+// data is read straight into the tensor's storage, and only once the input
+// is known to hold it (a file's size, a zip member's compressed bytes), so
+// a header or zip directory that lies about sizes is an error, never an
+// allocation. Bool bytes other than 0 read as true (1).
+//
+// Malformed files give errors wrapping ErrFormat, valid NumPy files of
+// element types the library lacks (strings, objects, records, datetimes,
+// long doubles) ErrDType, and the operating system's errors (missing
+// files, permissions) and a reader's own ErrIO, with the cause kept so
+// that errors.Is(err, fs.ErrNotExist) works too.
 
 // NamedTensor is one named array of an .npz archive.
 type NamedTensor struct {
@@ -35,20 +43,28 @@ type NamedTensor struct {
 // ReadNPY reads one .npy array from r, leaving any bytes after it unread.
 // Data stored big-endian is converted.
 func ReadNPY(r io.Reader) (*Tensor, error) {
-	a, err := npy.Read(r)
+	const op = "read_npy"
+	into := &storageAlloc{op: op}
+	a, err := npy.ReadWith(r, into.alloc)
 	if err != nil {
-		return nil, npyErr("read_npy", err)
+		into.release()
+		return nil, npyErr(op, err)
 	}
-	return fromArray("read_npy", a)
+	return into.tensor(op, 0, a)
 }
 
 // LoadNPY reads the .npy file at path, which must hold exactly one array.
+// The data is read straight into the tensor's storage: loading costs the
+// file's size in memory, once.
 func LoadNPY(path string) (*Tensor, error) {
-	a, err := npy.ReadFile(path)
+	const op = "load_npy"
+	into := &storageAlloc{op: op}
+	a, err := npy.ReadFileWith(path, into.alloc)
 	if err != nil {
-		return nil, npyErr("load_npy", err)
+		into.release()
+		return nil, npyErr(op, err)
 	}
-	return fromArray("load_npy", a)
+	return into.tensor(op, 0, a)
 }
 
 // WriteNPY writes t to w as an .npy stream (format version 1.0 unless the
@@ -72,22 +88,54 @@ func SaveNPY(path string, t *Tensor) error {
 }
 
 // ReadNPZ decodes the .npz archive held in the size bytes of r and returns
-// its arrays in archive order (the order numpy.savez wrote them).
+// its arrays in archive order (the order numpy.savez wrote them). Each
+// member's data is inflated straight into its tensor's storage, and only
+// once the archive's directory has proved that the member's compressed
+// bytes can hold what it declares (see npy.OpenNPZ), so memory follows the
+// arrays the archive really holds, never a size it merely claims.
 func ReadNPZ(r io.ReaderAt, size int64) ([]NamedTensor, error) {
-	entries, err := npy.ReadNPZ(r, size)
-	if err != nil {
-		return nil, npyErr("read_npz", err)
-	}
-	return fromEntries("read_npz", entries)
+	return readNPZ("read_npz", r, size)
 }
 
 // LoadNPZ reads the .npz archive at path; see ReadNPZ.
 func LoadNPZ(path string) ([]NamedTensor, error) {
-	entries, err := npy.ReadNPZFile(path)
+	const op = "load_npz"
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, npyErr("load_npz", err)
+		return nil, npyErr(op, err)
 	}
-	return fromEntries("load_npz", entries)
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, npyErr(op, err)
+	}
+	ts, err := readNPZ(op, f, info.Size())
+	if err != nil {
+		var oe *OpError
+		if errors.As(err, &oe) && oe.Class != ErrIO {
+			oe.Detail = path + ": " + oe.Detail
+		}
+		return nil, err
+	}
+	return ts, nil
+}
+
+func readNPZ(op string, r io.ReaderAt, size int64) ([]NamedTensor, error) {
+	into := &storageAlloc{op: op}
+	entries, err := npy.ReadNPZWith(r, size, into.alloc)
+	if err != nil {
+		into.release()
+		return nil, npyErr(op, err)
+	}
+	out := make([]NamedTensor, len(entries))
+	for i, e := range entries {
+		t, err := into.tensor(op, i, e.Array)
+		if err != nil {
+			return nil, fmt.Errorf("%w (member %q)", err, e.Name)
+		}
+		out[i] = NamedTensor{Name: e.Name, Tensor: t}
+	}
+	return out, nil
 }
 
 // WriteNPZ writes the tensors to w as an .npz archive in the given order,
@@ -111,24 +159,54 @@ func SaveNPZ(path string, tensors []NamedTensor, compress bool) error {
 	return npyErr("save_npz", npy.WriteNPZFile(path, entries, compress))
 }
 
-// fromArray copies the array's bytes into new storage and describes them
-// with C or Fortran strides as the header says.
-func fromArray(op string, a *npy.Array) (*Tensor, error) {
-	t, err := newProductTensor(a.DType, a.Shape)
+// storageAlloc is the npy.Allocator of the readers: the data of each array
+// is read into the storage of the tensor it becomes, so that loading costs
+// the data's size once instead of twice (read, then copy).
+type storageAlloc struct {
+	op   string
+	made []*Tensor // one per array, in the order the reader decoded them
+}
+
+func (s *storageAlloc) alloc(h npy.Header, n int) ([]byte, error) {
+	t, err := newProductTensor(h.DType, h.Shape)
 	if err != nil {
-		return nil, wrapErr(op, err)
+		detail, class := err.Error(), ErrShape
+		var oe *OpError
+		if errors.As(err, &oe) {
+			detail, class = oe.Detail, oe.Class
+		}
+		return nil, fmt.Errorf("data of shape %s and dtype %v: %s: %w", shape.String(h.Shape), h.DType, detail, class)
 	}
-	raw := storageBytes(t)
-	if len(raw) != len(a.Data) {
-		// npy.Read guarantees the length; this guards the copy below anyway.
-		return nil, opErr(op, ErrFormat, "shape %s of %v needs %d bytes, got %d", shape.String(a.Shape), a.DType, len(raw), len(a.Data))
+	if raw := storageBytes(t); len(raw) != n {
+		t.Release()
+		return nil, fmt.Errorf("shape %s of %v: %d data bytes for storage of %d: %w", shape.String(h.Shape), h.DType, n, len(raw), ErrFormat)
 	}
-	copy(raw, a.Data)
-	fromLittleEndian(raw, a.DType)
+	s.made = append(s.made, t)
+	return storageBytes(t), nil
+}
+
+// tensor returns the tensor whose storage holds the data of a, the i-th
+// array read, in the host's byte order and with C or Fortran strides as the
+// header says.
+func (s *storageAlloc) tensor(op string, i int, a *npy.Array) (*Tensor, error) {
+	if i >= len(s.made) || len(a.Data) != len(storageBytes(s.made[i])) {
+		// The readers call alloc once per array; this guards the pairing.
+		return nil, opErr(op, ErrFormat, "internal error: the data of array %d was not read into its tensor", i)
+	}
+	t := s.made[i]
+	fromLittleEndian(storageBytes(t), a.DType)
 	if a.Fortran {
 		t.strides = fortranStrides(t.shape)
 	}
 	return t, nil
+}
+
+// release gives back the storage of a read that failed.
+func (s *storageAlloc) release() {
+	for _, t := range s.made {
+		t.Release()
+	}
+	s.made = nil
 }
 
 // toArray describes t's elements as an npy.Array. Row-major and
@@ -164,18 +242,6 @@ func toArray(op string, t *Tensor) (*npy.Array, error) {
 	}
 	h := npy.Header{DType: t.dtype, Fortran: fortran, Shape: append([]int{}, t.shape...)}
 	return &npy.Array{Header: h, Data: data}, nil
-}
-
-func fromEntries(op string, entries []npy.Entry) ([]NamedTensor, error) {
-	out := make([]NamedTensor, len(entries))
-	for i, e := range entries {
-		t, err := fromArray(op, e.Array)
-		if err != nil {
-			return nil, fmt.Errorf("%w (member %q)", err, e.Name)
-		}
-		out[i] = NamedTensor{Name: e.Name, Tensor: t}
-	}
-	return out, nil
 }
 
 func toEntries(op string, tensors []NamedTensor) ([]npy.Entry, error) {
@@ -226,18 +292,23 @@ func fromLittleEndian(b []byte, dt DType) {
 }
 
 // npyErr turns an error from package npy into the library's error style:
-// format problems wrap ErrFormat, element types ErrDType, and anything else
-// (I/O) keeps its own identity under the "tensor: OP:" prefix.
+// format problems wrap ErrFormat, element types ErrDType, inconsistent
+// arrays ErrShape, and the operating system's and readers' errors (a
+// missing file, a permission, a failing reader) ErrIO, keeping the cause
+// so that errors.Is(err, fs.ErrNotExist) holds too.
 func npyErr(op string, err error) error {
-	switch {
-	case err == nil:
+	if err == nil {
 		return nil
-	case errors.Is(err, npy.ErrFormat):
-		return &OpError{Op: op, Detail: err.Error(), Class: ErrFormat, cause: err}
-	case errors.Is(err, ErrDType):
-		return &OpError{Op: op, Detail: err.Error(), Class: ErrDType, cause: err}
-	case errors.Is(err, npy.ErrArray):
-		return &OpError{Op: op, Detail: err.Error(), Class: ErrShape, cause: err}
 	}
-	return fmt.Errorf("tensor: %s: %w", op, err)
+	class := ErrIO
+	for _, c := range [...]struct{ match, class error }{
+		{npy.ErrFormat, ErrFormat}, {ErrDType, ErrDType}, {npy.ErrArray, ErrShape},
+		{ErrShape, ErrShape}, {ErrValue, ErrValue}, {ErrFormat, ErrFormat},
+	} {
+		if errors.Is(err, c.match) {
+			class = c.class
+			break
+		}
+	}
+	return &OpError{Op: op, Detail: stripClass(err.Error(), class), Class: class, cause: err}
 }

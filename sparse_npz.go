@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tensor-go/tensor/npy"
+	"github.com/tensor-go/tensor/shape"
 )
 
 // SciPy's sparse .npz format, as scipy.sparse.save_npz writes and
@@ -58,40 +59,39 @@ func LoadSparseNPZ(path string) (*Tensor, error) {
 	return readSparseNPZ(op, f, info.Size())
 }
 
-// readSparseNPZ reads the members and assembles the matrix.
+// readSparseNPZ reads the members and assembles the matrix. The archive's
+// directory is checked first (npy.OpenNPZ: no member declares more than its
+// compressed bytes can inflate to, none shares another's data), and each
+// array is inflated straight into its tensor's storage, so memory follows
+// what the archive really holds.
 func readSparseNPZ(op string, r io.ReaderAt, size int64) (*Tensor, error) {
-	zr, err := zip.NewReader(r, size)
+	zr, err := npy.OpenNPZ(r, size)
 	if err != nil {
-		return nil, npzFormatErr(op, err, "not a zip archive")
+		return nil, npyErr(op, err)
 	}
 	var format string
 	arrays := map[string]*Tensor{}
 	for _, f := range zr.File {
 		name, ok := strings.CutSuffix(f.Name, ".npy")
 		if !ok {
-			return nil, opErr(op, ErrFormat, "member %q is not an .npy file", f.Name)
+			return nil, opErr(op, ErrFormat, "member %s is not an .npy file", quoteInput(f.Name))
 		}
 		if _, dup := arrays[name]; dup || name == "format" && format != "" {
-			return nil, opErr(op, ErrFormat, "member %q appears twice", f.Name)
+			return nil, opErr(op, ErrFormat, "member %s appears twice", quoteInput(f.Name))
 		}
 		switch name {
 		case "format":
-			read := func(r io.Reader) (string, error) { return readFormatArray(op, r) }
-			if format, err = readMember(op, f, read); err != nil {
+			if format, err = readFormatMember(op, f); err != nil {
 				return nil, err
 			}
 		case "shape", "data", "indptr", "indices", "row", "col":
-			t, err := readMember(op, f, func(r io.Reader) (*Tensor, error) {
-				a, err := npy.Read(r)
-				if err != nil {
-					if errors.Is(err, npy.ErrFormat) || errors.Is(err, ErrDType) {
-						return nil, npyErr(op, err)
-					}
-					// A damaged member: its compressed data or checksum.
-					return nil, npzFormatErr(op, err, "member "+f.Name)
-				}
-				return fromArray(op, a)
-			})
+			into := &storageAlloc{op: op}
+			a, err := npy.ReadMember(f, into.alloc)
+			if err != nil {
+				into.release()
+				return nil, npyErr(op, fmt.Errorf("member %s: %w", quoteInput(f.Name), err))
+			}
+			t, err := into.tensor(op, 0, a)
 			if err != nil {
 				return nil, err
 			}
@@ -101,27 +101,37 @@ func readSparseNPZ(op string, r io.ReaderAt, size int64) (*Tensor, error) {
 	return assembleSparse(op, format, arrays)
 }
 
-// readMember opens f, decodes it with read and checks that nothing follows
-// (reading to the end also makes archive/zip verify the checksum).
-func readMember[T any](op string, f *zip.File, read func(io.Reader) (T, error)) (T, error) {
-	var zero T
-	rc, err := f.Open()
+// readFormatMember opens the format member, decodes it and checks that
+// nothing follows (reading to the end also makes archive/zip verify the
+// checksum).
+func readFormatMember(op string, f *zip.File) (string, error) {
+	rc, err := npy.OpenMember(f)
 	if err != nil {
-		return zero, npzFormatErr(op, err, "member "+f.Name)
+		return "", npzFormatErr(op, err, "member "+quoteInput(f.Name))
 	}
 	defer rc.Close()
-	v, err := read(rc)
+	v, err := readFormatArray(op, rc)
 	if err != nil {
-		return zero, err
+		return "", err
 	}
 	var one [1]byte
 	if n, err := rc.Read(one[:]); n > 0 || err != io.EOF {
 		if err == nil || err == io.EOF {
-			return zero, opErr(op, ErrFormat, "member %s has bytes after its array", f.Name)
+			return "", opErr(op, ErrFormat, "member %s has bytes after its array", quoteInput(f.Name))
 		}
-		return zero, npzFormatErr(op, err, "member "+f.Name)
+		return "", npzFormatErr(op, err, "member "+quoteInput(f.Name))
 	}
 	return v, nil
+}
+
+// quoteInput quotes a name or text taken from the input, cut to a short
+// prefix so that an error message never repeats a huge input.
+func quoteInput(s string) string {
+	const max = 48
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(s[:max]), len(s))
 }
 
 // npzFormatErr reports a malformed archive, keeping err as the cause.
@@ -167,7 +177,7 @@ func readFormatArray(op string, r io.Reader) (string, error) {
 	}
 	d := descrField.FindSubmatch(header)
 	if d == nil || !shapeField.Match(header) {
-		return "", opErr(op, ErrFormat, "format member: header %q is not a 0-d string array", header)
+		return "", opErr(op, ErrFormat, "format member: header %s is not a 0-d string array", quoteInput(string(header)))
 	}
 	descr := string(d[1])
 	width, unicode := 0, false
@@ -179,7 +189,7 @@ func readFormatArray(op string, r io.Reader) (string, error) {
 		unicode = true
 	}
 	if width < 1 || width > 16 {
-		return "", opErr(op, ErrFormat, "format member: dtype %q is not a short string", descr)
+		return "", opErr(op, ErrFormat, "format member: dtype %s is not a short string", quoteInput(descr))
 	}
 	size := width
 	if unicode {
@@ -229,6 +239,10 @@ func assembleSparse(op, format string, arrays map[string]*Tensor) (*Tensor, erro
 		if !a.dtype.IsInteger() || len(a.shape) != 1 {
 			return nil, opErr(op, ErrFormat, "%s member must be a 1-D integer array, not %v of shape %v", name, a.dtype, a.shape)
 		}
+		if a.dtype == Int64 {
+			idx[name] = contiguousData[int64](a) // the reader's own storage: no copy
+			continue
+		}
 		v, err := a.AsType(Int64)
 		if err != nil {
 			return nil, wrapErr(op, err)
@@ -247,14 +261,14 @@ func assembleSparse(op, format string, arrays map[string]*Tensor) (*Tensor, erro
 	var err error
 	switch format {
 	case "csr":
-		t, err = NewSparseCSR(idx["indptr"], idx["indices"], arrays["data"], m, n)
+		t, err = ownedSparse(op, SparseCSR, m, n, idx["indptr"], idx["indices"], arrays["data"])
 	case "csc":
 		// A CSC matrix is the CSR form of its transpose.
-		if t, err = NewSparseCSR(idx["indptr"], idx["indices"], arrays["data"], n, m); err == nil {
+		if t, err = ownedSparse(op, SparseCSR, n, m, idx["indptr"], idx["indices"], arrays["data"]); err == nil {
 			t = t.Transpose()
 		}
 	default:
-		t, err = NewSparseCOO(idx["row"], idx["col"], arrays["data"], m, n)
+		t, err = ownedSparse(op, SparseCOO, m, n, idx["row"], idx["col"], arrays["data"])
 	}
 	if err != nil {
 		var oe *OpError
@@ -265,6 +279,27 @@ func assembleSparse(op, format string, arrays map[string]*Tensor) (*Tensor, erro
 		return nil, &OpError{Op: op, Detail: "invalid " + format + " data: " + detail, Class: ErrFormat, cause: err}
 	}
 	return t, nil
+}
+
+// ownedSparse is NewSparseCSR or NewSparseCOO for parts the reader has
+// just made and nothing else holds: they are checked the same way but not
+// copied, so that loading a matrix costs its size once.
+func ownedSparse(op string, l Layout, m, n int, index0, cols []int64, values *Tensor) (*Tensor, error) {
+	if _, _, err := sparseShape(op, l, []int{m, n}); err != nil {
+		return nil, err
+	}
+	if len(values.shape) != 1 {
+		return nil, opErr(op, ErrShape, "values must be 1-D, not shape %s", shape.String(values.shape))
+	}
+	check := checkCOO
+	if l == SparseCSR {
+		check = checkCSR
+	}
+	canonical, err := check(op, m, n, index0, cols, values.Size())
+	if err != nil {
+		return nil, err
+	}
+	return newSparse(l, m, n, index0, cols, values, canonical), nil
 }
 
 // WriteSparseNPZ writes a sparse tensor to w in SciPy's .npz format, csr

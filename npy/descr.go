@@ -71,8 +71,14 @@ func unsupportedDescr(s string) error {
 			what = "integer of unsupported width"
 		}
 	}
-	return fmt.Errorf("%w: header dict key 'descr': unsupported NumPy type %q (%s); "+
-		"supported are bool, int8-64, uint8-64, float16/32/64, complex64/128", ErrFormat, s, what)
+	// A type NumPy itself would not know makes a malformed file; one it
+	// knows and this package lacks is a dtype the library cannot hold.
+	class := dtype.ErrDType
+	if what == "unknown type" {
+		class = ErrFormat
+	}
+	return fmt.Errorf("npy: header dict key 'descr': unsupported NumPy type %s (%s); "+
+		"supported are bool, int8-64, uint8-64, float16/32/64, complex64/128: %w", quote(s), what, class)
 }
 
 // descrOf returns the little-endian descr Write stores for d: '|' marks a

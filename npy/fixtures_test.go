@@ -259,8 +259,8 @@ func TestFixturesUnsupported(t *testing.T) {
 	e := loadExpected(t)
 	for _, name := range e.Unsupported {
 		_, err := ReadFile(filepath.Join("testdata", name))
-		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "descr") {
-			t.Errorf("%s: err = %v, want a descr error wrapping ErrFormat", name, err)
+		if !errors.Is(err, dtype.ErrDType) || errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "descr") {
+			t.Errorf("%s: err = %v, want a descr error wrapping dtype.ErrDType (a valid NumPy file)", name, err)
 		}
 		t.Logf("%s: %v", name, err)
 	}

@@ -152,18 +152,25 @@ func parseHeaderDict(text []byte) (h Header, bigEndian bool, err error) {
 		return h, false, fmt.Errorf("%w: header is a %v, not a dict", ErrFormat, v.kind)
 	}
 	seen := map[string]bool{}
+	// A dtype this package lacks is reported only once the rest of the
+	// header has proved valid: it is then a valid NumPy file (ErrDType),
+	// where anything else wrong makes it a malformed one (ErrFormat).
+	var typeErr error
 	for i := 0; i < len(v.items); i += 2 {
 		key, val := v.items[i], v.items[i+1]
 		if key.kind != pyStr {
 			return h, false, fmt.Errorf("%w: header dict key is a %v, not a string", ErrFormat, key.kind)
 		}
 		if seen[key.str] {
-			return h, false, fmt.Errorf("%w: header dict key %q appears twice", ErrFormat, key.str)
+			return h, false, fmt.Errorf("%w: header dict key %s appears twice", ErrFormat, quote(key.str))
 		}
 		seen[key.str] = true
 		switch key.str {
 		case "descr":
 			h.DType, bigEndian, err = descrValue(val)
+			if errors.Is(err, dtype.ErrDType) {
+				typeErr, err = err, nil
+			}
 		case "fortran_order":
 			if val.kind != pyBool {
 				err = fmt.Errorf("%w: header dict key 'fortran_order' is a %v, not True or False", ErrFormat, val.kind)
@@ -172,7 +179,7 @@ func parseHeaderDict(text []byte) (h Header, bigEndian bool, err error) {
 		case "shape":
 			h.Shape, err = shapeValue(val)
 		default:
-			err = fmt.Errorf("%w: header dict has unexpected key %q", ErrFormat, key.str)
+			err = fmt.Errorf("%w: header dict has unexpected key %s", ErrFormat, quote(key.str))
 		}
 		if err != nil {
 			return Header{}, false, err
@@ -182,6 +189,9 @@ func parseHeaderDict(text []byte) (h Header, bigEndian bool, err error) {
 		if !seen[k] {
 			return Header{}, false, fmt.Errorf("%w: header dict is missing key '%s'", ErrFormat, k)
 		}
+	}
+	if typeErr != nil {
+		return Header{}, false, typeErr
 	}
 	if _, err := h.DataLen(); err != nil {
 		return Header{}, false, err
@@ -196,16 +206,17 @@ func descrValue(v pyValue) (dtype.DType, bool, error) {
 	case pyStr:
 		return parseDescr(v.str)
 	case pyList:
-		return dtype.Invalid, false, fmt.Errorf("%w: header dict key 'descr': structured (record) dtypes are not supported", ErrFormat)
+		return dtype.Invalid, false, fmt.Errorf("npy: header dict key 'descr': structured (record) dtypes are not supported: %w", dtype.ErrDType)
 	}
 	return dtype.Invalid, false, fmt.Errorf("%w: header dict key 'descr' is a %v, not a string", ErrFormat, v.kind)
 }
 
 // shapeValue decodes the value of the shape key: a tuple of non-negative
-// integers. Lists are accepted too, since they are unambiguous.
+// integers. A list is refused as NumPy refuses it ("shape is not valid"):
+// the format defines a tuple.
 func shapeValue(v pyValue) ([]int, error) {
-	if v.kind != pyTuple && v.kind != pyList {
-		return nil, fmt.Errorf("%w: shape is a %v, not a tuple", ErrFormat, v.kind)
+	if v.kind != pyTuple {
+		return nil, fmt.Errorf("%w: header dict key 'shape' is a %v, not a tuple: shape is not valid", ErrFormat, v.kind)
 	}
 	shape := make([]int, len(v.items))
 	for i, d := range v.items {

@@ -142,7 +142,7 @@ func (p *pyParser) keyword() (pyValue, error) {
 		return pyValue{kind: pyNone}, nil
 	default:
 		p.pos = start
-		return pyValue{}, p.errorf("unknown name %q", word)
+		return pyValue{}, p.errorf("unknown name %s", quote(word))
 	}
 }
 

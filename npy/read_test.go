@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -37,7 +38,7 @@ func TestHeaderSyntaxVariants(t *testing.T) {
 		{"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", Header{dtype.Float32, false, []int{2, 3}}, false},
 		{`{"shape": (3,), "fortran_order": True, "descr": ">i8"}`, Header{dtype.Int64, true, []int{3}}, true},
 		{"{ 'shape' : ( ) ,'descr':'|b1','fortran_order':False }\n", Header{dtype.Bool, false, []int{}}, false},
-		{"{'descr':'b1','fortran_order':False,'shape':[4]}", Header{dtype.Bool, false, []int{4}}, false},
+		{"{'descr':'b1','fortran_order':False,'shape':(4,)}", Header{dtype.Bool, false, []int{4}}, false},
 		{"{'descr': '<i1', 'fortran_order': False, 'shape': (3L, 2L), }", Header{dtype.Int8, false, []int{3, 2}}, false},
 		{"{'descr': '>u1', 'fortran_order': False, 'shape': (1,)}", Header{dtype.Uint8, false, []int{1}}, false},
 		{"{'descr': '=c16',\n\t'fortran_order': False,\r\n 'shape': ((1),),}  \n", Header{dtype.Complex128, false, []int{1}}, nativeBigEndian},
@@ -125,16 +126,15 @@ func TestReadErrors(t *testing.T) {
 		{"non-string key", withHeader("{1: '<i4'}"), "key is a integer"},
 		{"fortran_order not bool", withHeader("{'descr': '<i4', 'fortran_order': 0, 'shape': (2,)}"), "fortran_order"},
 		{"shape not tuple", withHeader("{'descr': '<i4', 'fortran_order': False, 'shape': 2}"), "shape"},
+		{"shape a list", withHeader("{'descr': '<i4', 'fortran_order': False, 'shape': [2]}"), "shape is not valid"},
+		{"unknown descr", withHeader("{'descr': '<zz', 'fortran_order': False, 'shape': (2,)}"), "descr"},
+		{"unsupported descr, bad shape", withHeader("{'descr': '|O', 'fortran_order': False, 'shape': [2]}"), "shape"},
 		{"shape (2) is an int", withHeader("{'descr': '<i4', 'fortran_order': False, 'shape': (2)}"), "shape"},
 		{"shape of strings", withHeader("{'descr': '<i4', 'fortran_order': False, 'shape': ('2',)}"), "shape"},
 		{"negative shape", withHeader("{'descr': '<i4', 'fortran_order': False, 'shape': (-2,)}"), "negative"},
 		{"huge dimension", withHeader("{'descr': '<i4', 'fortran_order': False, 'shape': (99999999999999999999,)}"), "too large"},
 		{"overflowing product", withHeader("{'descr': '<i4', 'fortran_order': False, 'shape': (4294967296, 4294967296)}"), "shape"},
 		{"overflowing bytes", withHeader("{'descr': '<c16', 'fortran_order': False, 'shape': (1152921504606846976,)}"), "bytes"},
-		{"string descr", withHeader("{'descr': '<U3', 'fortran_order': False, 'shape': (2,)}"), "descr"},
-		{"object descr", withHeader("{'descr': '|O', 'fortran_order': False, 'shape': (2,)}"), "descr"},
-		{"structured descr", withHeader("{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (2,)}"), "structured"},
-		{"datetime descr", withHeader("{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (2,)}"), "descr"},
 		{"int descr", withHeader("{'descr': 4, 'fortran_order': False, 'shape': (2,)}"), "descr"},
 		{"truncated data", rawNPY(1, good, data8[:5]), "data length"},
 		{"no data", rawNPY(1, good, nil), "data length"},
@@ -241,5 +241,47 @@ func TestReadIOErrorPassesThrough(t *testing.T) {
 	}
 	if err := Write(&bytes.Buffer{}, nil); !errors.Is(err, ErrArray) {
 		t.Errorf("Write(nil) err = %v, want ErrArray", err)
+	}
+}
+
+// TestReadUnsupportedDTypes checks that valid NumPy files of dtypes this
+// package lacks are dtype errors, not format errors, and that the error
+// names the type.
+func TestReadUnsupportedDTypes(t *testing.T) {
+	withHeader := func(h string) []byte { return rawNPY(1, h, make([]byte, 64)) }
+	cases := []struct {
+		name  string
+		input []byte
+		part  string
+	}{
+		{"string descr", withHeader("{'descr': '<U3', 'fortran_order': False, 'shape': (2,)}"), "descr"},
+		{"object descr", withHeader("{'descr': '|O', 'fortran_order': False, 'shape': (2,)}"), "descr"},
+		{"structured descr", withHeader("{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (2,)}"), "structured"},
+		{"datetime descr", withHeader("{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (2,)}"), "descr"},
+		{"long double", withHeader("{'descr': '<f16', 'fortran_order': False, 'shape': (2,)}"), "long double"},
+		{"bytes", withHeader("{'descr': '|S5', 'fortran_order': False, 'shape': (2,)}"), "byte strings"},
+	}
+	for _, c := range cases {
+		_, err := Read(bytes.NewReader(c.input))
+		if !errors.Is(err, dtype.ErrDType) || errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.part) {
+			t.Errorf("%s: err = %v, want a dtype.ErrDType error (not ErrFormat) mentioning %q", c.name, err, c.part)
+		}
+	}
+}
+
+// TestErrorQuotesAShortPrefix checks that an error repeats at most a short
+// prefix of a huge header: a 4 MB descr or name once made a 4 MB message.
+func TestErrorQuotesAShortPrefix(t *testing.T) {
+	huge := strings.Repeat("x", 4<<20)
+	for _, h := range []string{
+		"{'descr': '<U" + huge + "', 'fortran_order': False, 'shape': (2,)}",
+		"{'descr': '<" + huge + "', 'fortran_order': False, 'shape': (2,)}",
+		"{'descr': '<i4', 'fortran_order': False, 'shape': (2,), '" + huge + "': 1}",
+		"{'descr': '<i4', 'fortran_order': " + huge + ", 'shape': (2,)}",
+	} {
+		_, err := Read(bytes.NewReader(rawNPY(2, h, nil)))
+		if err == nil || len(err.Error()) > 400 {
+			t.Errorf("error of %d bytes for a %d-byte header: %.200s", len(fmt.Sprint(err)), len(h), err)
+		}
 	}
 }
