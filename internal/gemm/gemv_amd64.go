@@ -2,7 +2,11 @@
 
 package gemm
 
-import "github.com/tensor-go/tensor/internal/cpufeat"
+import (
+	"unsafe"
+
+	"github.com/tensor-go/tensor/internal/cpufeat"
+)
 
 // The AVX-512 streaming helpers (gemv_amd64.s) handle the longest prefix
 // whose length is a multiple of their unroll; the Go wrappers finish the
@@ -33,81 +37,104 @@ func sdot4AVX512(n int, a *float32, lda int, x *float32, out *[4]float32)
 //go:noescape
 func ddot4AVX512(n int, a *float64, lda int, x *float64, out *[4]float64)
 
-func dot4F32AVX512(a []float32, lda int, x []float32, out *[4]float32) {
-	n := len(x) &^ 31
-	if n > 0 {
-		sdot4AVX512(n, &a[0], lda, &x[0], out)
-	} else {
-		*out = [4]float32{}
-	}
-	dot4Tail(a, lda, x, n, out)
+//go:noescape
+func sdotAVX2(n int, x, y *float32) float32
+
+//go:noescape
+func ddotAVX2(n int, x, y *float64) float64
+
+//go:noescape
+func saxpyAVX2(n int, alpha float32, x, y *float32)
+
+//go:noescape
+func daxpyAVX2(n int, alpha float64, x, y *float64)
+
+//go:noescape
+func saxpy4AVX2(n int, alpha *[4]float32, x *float32, ldx int, y *float32)
+
+//go:noescape
+func daxpy4AVX2(n int, alpha *[4]float64, x *float64, ldx int, y *float64)
+
+//go:noescape
+func sdot4AVX2(n int, a *float32, lda int, x *float32, out *[4]float32)
+
+//go:noescape
+func ddot4AVX2(n int, a *float64, lda int, x *float64, out *[4]float64)
+
+// gemvHelpers is one ISA's streaming helpers for one element type, as the
+// slice functions the gemv code calls.
+type gemvHelpers[T float32 | float64] struct {
+	dot   func(x, y []T) T
+	axpy  func(alpha T, x, y []T)
+	dot4  func(a []T, lda int, x []T, out *[4]T)
+	axpy4 func(alpha *[4]T, x []T, ldx int, y []T)
 }
 
-func dot4F64AVX512(a []float64, lda int, x []float64, out *[4]float64) {
-	n := len(x) &^ 15
-	if n > 0 {
-		ddot4AVX512(n, &a[0], lda, &x[0], out)
-	} else {
-		*out = [4]float64{}
+// gemvAsm wraps assembly helpers: each takes the longest prefix whose
+// length is a multiple of its step (dot and axpy 256 bytes, dot4 128, the
+// AVX-512 loops' steps, which the AVX2 ones keep so that both compute the
+// same bits) and the Go tails finish the rest.
+func gemvAsm[T float32 | float64](
+	dot func(n int, x, y *T) T,
+	axpy func(n int, alpha T, x, y *T),
+	dot4 func(n int, a *T, lda int, x *T, out *[4]T),
+	axpy4 func(n int, alpha *[4]T, x *T, ldx int, y *T),
+) gemvHelpers[T] {
+	long := 256 / int(unsafe.Sizeof(T(0))) // elements in 256 bytes
+	return gemvHelpers[T]{
+		dot: func(x, y []T) T {
+			n := len(x) &^ (long - 1)
+			var s T
+			if n > 0 {
+				s = dot(n, &x[0], &y[0])
+			}
+			return s + dotGo(x[n:], y[n:len(x)])
+		},
+		axpy: func(alpha T, x, y []T) {
+			n := len(x) &^ (long - 1)
+			if n > 0 {
+				axpy(n, alpha, &x[0], &y[0])
+			}
+			axpyGo(alpha, x[n:], y[n:len(x)])
+		},
+		dot4: func(a []T, lda int, x []T, out *[4]T) {
+			n := len(x) &^ (long/2 - 1)
+			if n > 0 {
+				dot4(n, &a[0], lda, &x[0], out)
+			} else {
+				*out = [4]T{}
+			}
+			dot4Tail(a, lda, x, n, out)
+		},
+		axpy4: func(alpha *[4]T, x []T, ldx int, y []T) {
+			n := len(y) &^ (long - 1)
+			if n > 0 {
+				axpy4(n, alpha, &x[0], ldx, &y[0])
+			}
+			axpy4Tail(alpha, x, ldx, y, n)
+		},
 	}
-	dot4Tail(a, lda, x, n, out)
 }
 
-func dotF32AVX512(x, y []float32) float32 {
-	n := len(x) &^ 63
-	var s float32
-	if n > 0 {
-		s = sdotAVX512(n, &x[0], &y[0])
-	}
-	return s + dotGo(x[n:], y[n:len(x)])
-}
-
-func dotF64AVX512(x, y []float64) float64 {
-	n := len(x) &^ 31
-	var s float64
-	if n > 0 {
-		s = ddotAVX512(n, &x[0], &y[0])
-	}
-	return s + dotGo(x[n:], y[n:len(x)])
-}
-
-func axpyF32AVX512(alpha float32, x, y []float32) {
-	n := len(x) &^ 63
-	if n > 0 {
-		saxpyAVX512(n, alpha, &x[0], &y[0])
-	}
-	axpyGo(alpha, x[n:], y[n:len(x)])
-}
-
-func axpyF64AVX512(alpha float64, x, y []float64) {
-	n := len(x) &^ 31
-	if n > 0 {
-		daxpyAVX512(n, alpha, &x[0], &y[0])
-	}
-	axpyGo(alpha, x[n:], y[n:len(x)])
-}
-
-func axpy4F32AVX512(alpha *[4]float32, x []float32, ldx int, y []float32) {
-	n := len(y) &^ 63
-	if n > 0 {
-		saxpy4AVX512(n, alpha, &x[0], ldx, &y[0])
-	}
-	axpy4Tail(alpha, x, ldx, y, n)
-}
-
-func axpy4F64AVX512(alpha *[4]float64, x []float64, ldx int, y []float64) {
-	n := len(y) &^ 31
-	if n > 0 {
-		daxpy4AVX512(n, alpha, &x[0], ldx, &y[0])
-	}
-	axpy4Tail(alpha, x, ldx, y, n)
-}
+// The helpers of each ISA.
+var (
+	gemvAVX512F32 = gemvAsm(sdotAVX512, saxpyAVX512, sdot4AVX512, saxpy4AVX512)
+	gemvAVX512F64 = gemvAsm(ddotAVX512, daxpyAVX512, ddot4AVX512, daxpy4AVX512)
+	gemvAVX2F32   = gemvAsm(sdotAVX2, saxpyAVX2, sdot4AVX2, saxpy4AVX2)
+	gemvAVX2F64   = gemvAsm(ddotAVX2, daxpyAVX2, ddot4AVX2, daxpy4AVX2)
+)
 
 func init() {
-	if cpufeat.AVX512 {
-		axpy4F32, axpy4F64 = axpy4F32AVX512, axpy4F64AVX512
-		dotF32, dotF64 = dotF32AVX512, dotF64AVX512
-		axpyF32, axpyF64 = axpyF32AVX512, axpyF64AVX512
-		dot4F32, dot4F64 = dot4F32AVX512, dot4F64AVX512
+	switch {
+	case cpufeat.AVX512:
+		useGemv(gemvAVX512F32, gemvAVX512F64)
+	case cpufeat.AVX2FMA:
+		useGemv(gemvAVX2F32, gemvAVX2F64)
 	}
+}
+
+// useGemv points the dispatched helpers at f32 and f64.
+func useGemv(f32 gemvHelpers[float32], f64 gemvHelpers[float64]) {
+	dotF32, axpyF32, dot4F32, axpy4F32 = f32.dot, f32.axpy, f32.dot4, f32.axpy4
+	dotF64, axpyF64, dot4F64, axpy4F64 = f64.dot, f64.axpy, f64.dot4, f64.axpy4
 }

@@ -49,10 +49,20 @@ func smallAsm[T float32 | float64](wide, narrow func(batch, m, k, mask int, a *T
 	}
 }
 
+// The AVX-512 small kernels as smallKernel values.
+var (
+	smallF32AVX512K = smallAsm(smallF32AVX512, smallF32AVX512Y)
+	smallF64AVX512K = smallAsm(smallF64AVX512, smallF64AVX512Y)
+)
+
 func init() {
-	if cpufeat.AVX512 {
-		smallF32, smallWidthF32 = smallAsm(smallF32AVX512, smallF32AVX512Y), 16
-		smallF64, smallWidthF64 = smallAsm(smallF64AVX512, smallF64AVX512Y), 8
+	switch {
+	case cpufeat.AVX512:
+		smallF32, smallWidthF32 = smallF32AVX512K, 16
+		smallF64, smallWidthF64 = smallF64AVX512K, 8
+	case cpufeat.AVX2FMA:
+		smallF32, smallWidthF32 = smallF32AVX2, smallWidthF32AVX2
+		smallF64, smallWidthF64 = smallF64AVX2, smallWidthF64AVX2
 	}
 }
 

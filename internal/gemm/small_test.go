@@ -1,0 +1,119 @@
+package gemm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// checkSmallEdges runs a small kernel against smallGo at every m from 0 to
+// three row tiles, every n it takes and every k from 0 to three K unrolls
+// (4), with NaN, ±Inf and −0 among the inputs, A in every layout, and
+// guard elements around and between the C matrices. When ref is not nil
+// (another ISA's kernel for the same type) the results must also equal
+// ref's bit for bit: both fuse the same multiply-adds in the same order.
+func checkSmallEdges[T Elem](t *testing.T, k smallUnderTest[T], ref smallKernel[T]) {
+	rng := rand.New(rand.NewPCG(46, uint64(k.width)))
+	gen := func(n int) []T { return fill[T](rng, n, true) }
+	for m := 0; m <= 3*k.rows+1; m++ {
+		for n := 1; n <= k.width; n++ {
+			for kk := 0; kk <= 3*4+1; kk++ {
+				const batch = 3
+				al := layout((m + n + kk) % int(numLayouts))
+				a := view(batch*m, kk, al, gen)
+				brs := n + (m+kk)%3
+				b := Matrix[T]{gen(batch*kk*brs + 1), 1, brs, 1}
+				crs := n + 2
+				cData := make([]T, guard+batch*m*crs+guard)
+				for i := range cData {
+					cData[i] = sentinel[T]()
+				}
+				var aOffs, bOffs, cOffs []int
+				for i := range batch {
+					aOffs = append(aOffs, i*m*a.RS)
+					bOffs = append(bOffs, (batch-1-i)*kk*brs)
+					cOffs = append(cOffs, i*m*crs)
+				}
+				c := Matrix[T]{cData, guard, crs, 1}
+				want := Matrix[T]{append([]T(nil), cData...), guard, crs, 1}
+				smallGo(m, n, kk, a, b, want, aOffs, bOffs, cOffs)
+				k.kern(m, n, kk, a, b, c, aOffs, bOffs, cOffs)
+				for i := range cData {
+					if !sameValue(cData[i], want.Data[i], 1e-5*float64(kk+1)) {
+						t.Fatalf("%s m=%d n=%d k=%d A %v: element %d = %v, Go twin %v", k.name, m, n, kk, al, i, cData[i], want.Data[i])
+					}
+				}
+				if ref == nil {
+					continue
+				}
+				refData := append([]T(nil), want.Data...)
+				for i := range refData {
+					refData[i] = sentinel[T]()
+				}
+				ref(m, n, kk, a, b, Matrix[T]{refData, guard, crs, 1}, aOffs, bOffs, cOffs)
+				for i := range cData {
+					if !sameBits(cData[i], refData[i]) {
+						t.Fatalf("%s m=%d n=%d k=%d A %v: element %d = %v, reference kernel %v", k.name, m, n, kk, al, i, cData[i], refData[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// sameBits reports whether two floats are the same value, −0 apart from
+// +0, with any NaN matching any NaN.
+func sameBits[T Elem](x, y T) bool {
+	a, b := toFloat(x), toFloat(y)
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	return a == b && math.Signbit(a) == math.Signbit(b)
+}
+
+// TestSmallKernelSets checks every small kernel this CPU can run at its
+// tile edges, and against the first (the AVX-512 one) bit for bit.
+func TestSmallKernelSets(t *testing.T) {
+	f32, f64 := smallKernelsF32(), smallKernelsF64()
+	for i, k := range f32 {
+		var ref smallKernel[float32]
+		if i > 0 && f32[0].width >= k.width {
+			ref = f32[0].kern
+		}
+		checkSmallEdges(t, k, ref)
+	}
+	for i, k := range f64 {
+		var ref smallKernel[float64]
+		if i > 0 && f64[0].width >= k.width {
+			ref = f64[0].kern
+		}
+		checkSmallEdges(t, k, ref)
+	}
+}
+
+// BenchmarkSmallSets times each small kernel this CPU can run, and the Go
+// twin, on one goroutine over a batch of 16384 products (the 8×8 batch
+// workload, and the widest rows each takes), to compare ISAs on one machine.
+func BenchmarkSmallSets(b *testing.B) {
+	sets := append([]smallUnderTest[float32]{{"go", smallGoF32, 16, 1}}, smallKernelsF32()...)
+	for _, s := range sets {
+		for _, n := range []int{8, 16} {
+			b.Run(fmt.Sprintf("%s/f32/16384x8x%dx8", s.name, n), func(b *testing.B) {
+				const batch, m, k = 16384, 8, 8
+				a := Matrix[float32]{ones[float32](batch * m * k), 0, k, 1}
+				bb := Matrix[float32]{ones[float32](batch * k * n), 0, n, 1}
+				c := Matrix[float32]{make([]float32, batch*m*n), 0, n, 1}
+				aOffs, bOffs, cOffs := make([]int, batch), make([]int, batch), make([]int, batch)
+				for i := range batch {
+					aOffs[i], bOffs[i], cOffs[i] = i*m*k, i*k*n, i*m*n
+				}
+				cpu := cpuSeconds()
+				for b.Loop() {
+					s.kern(m, n, k, a, bb, c, aOffs, bOffs, cOffs)
+				}
+				reportFlops(b, 2*float64(batch*m*n*k), cpu)
+			})
+		}
+	}
+}
