@@ -1,7 +1,9 @@
 package tensor
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -305,6 +307,13 @@ func (t *Tensor) toLayout(op string, l Layout) (*Tensor, error) {
 	}
 	ct := computeDType(t.dtype)
 	if t.layout != Strided {
+		if l == SparseCSR {
+			// The row pointers are the one part not in proportion to the
+			// entries: a COO tensor of 2^40 rows is a few bytes.
+			if err := sparse.CheckSize[int8](t.shape[0], t.Nnz(), true, maxBytes); err != nil {
+				return nil, sparseSizeErr(op, l, t.shape, err)
+			}
+		}
 		c, err := t.withValuesAs(op, ct)
 		if err != nil {
 			return nil, err
@@ -321,7 +330,27 @@ func (t *Tensor) toLayout(op string, l Layout) (*Tensor, error) {
 			return nil, wrapErr(op, err)
 		}
 	}
-	return kernelsFor(ct).fromDense(d, l).withValuesAs(op, t.dtype)
+	s, err := kernelsFor(ct).fromDense(d, l)
+	if err != nil {
+		return nil, sparseSizeErr(op, l, t.shape, err)
+	}
+	return s.withValuesAs(op, t.dtype)
+}
+
+// sparseSizeErr reports a conversion to layout l whose result would not
+// fit in memory (err a *sparse.SizeError), as ErrShape, like every other
+// result too large for the machine.
+func sparseSizeErr(op string, l Layout, s []int, err error) error {
+	var se *sparse.SizeError
+	if !errors.As(err, &se) {
+		return wrapErr(op, err)
+	}
+	what := fmt.Sprintf("%d bytes", se.Need)
+	if se.Need == math.MaxUint64 {
+		what = "more bytes than an int can count"
+	}
+	return opErr(op, ErrShape, "a %s tensor of shape %s with %d entries needs %s, more than the %d bytes of this machine's memory",
+		l, shape.String(s), se.Nnz, what, se.Limit)
 }
 
 // ToDense returns a sparse tensor as a new contiguous strided tensor, every
@@ -617,7 +646,9 @@ func computeDType(dt DType) DType {
 // sparseKernels are the sparse operations on tensors of one compute dtype
 // (see computeDType). Operands have that dtype; results too.
 type sparseKernels interface {
-	fromDense(d *Tensor, l Layout) *Tensor
+	// fromDense fails with a *sparse.SizeError when the result would need
+	// more than maxBytes.
+	fromDense(d *Tensor, l Layout) (*Tensor, error)
 	toDense(s, dst *Tensor)
 	coalesce(s *Tensor) *Tensor
 	convert(s *Tensor, l Layout) *Tensor
@@ -727,11 +758,19 @@ func matrixViewOf(t *Tensor) matrixView {
 	return matrixView{t: t, off: t.offset, rs: t.strides[0], cs: t.strides[1], rows: t.shape[0], cols: t.shape[1]}
 }
 
-func (k typedKernels[T]) fromDense(d *Tensor, l Layout) *Tensor {
+func (k typedKernels[T]) fromDense(d *Tensor, l Layout) (*Tensor, error) {
 	if l == SparseCOO {
-		return k.fromCOO(sparse.FromDenseCOO(sparseDense[T](matrixViewOf(d))))
+		c, err := sparse.FromDenseCOO(sparseDense[T](matrixViewOf(d)), maxBytes)
+		if err != nil {
+			return nil, err
+		}
+		return k.fromCOO(c), nil
 	}
-	return k.fromCSR(sparse.FromDense(sparseDense[T](matrixViewOf(d))))
+	c, err := sparse.FromDense(sparseDense[T](matrixViewOf(d)), maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	return k.fromCSR(c), nil
 }
 
 func (k typedKernels[T]) toDense(s, dst *Tensor) {

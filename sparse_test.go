@@ -813,3 +813,35 @@ func TestSparseMatmulRepeatedEntriesEachContribute(t *testing.T) {
 		}
 	}
 }
+
+// TestToSparseBoundsItsAllocation checks that conversions whose result
+// would not fit in memory are clean ErrShape errors: a dense view of 2^62
+// rows and no columns (its CSR row pointers; before, make panicked), 10^10
+// rows (a fatal out-of-memory before), and a COO tensor of 2^40 rows, a
+// few bytes, whose CSR form needs 8 TB of row pointers.
+func TestToSparseBoundsItsAllocation(t *testing.T) {
+	for _, rows := range []int{1 << 62, 10_000_000_000} {
+		z := Must(Zeros(Float32, rows, 0))
+		if _, err := z.ToSparseCSR(); !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "to_sparse_csr:") {
+			t.Errorf("Zeros(%d, 0).ToSparseCSR(): %v, want an ErrShape error", rows, err)
+		}
+		coo, err := z.ToSparseCOO() // no row pointers: a few bytes
+		if err != nil || coo.Nnz() != 0 || coo.Shape()[0] != rows {
+			t.Errorf("Zeros(%d, 0).ToSparseCOO(): %v", rows, err)
+		}
+	}
+	tall := Must(NewSparseCOO([]int64{1 << 39}, []int64{0}, Must(FromSlice([]float64{2})), 1<<40, 1))
+	if _, err := tall.ToSparseCSR(); !errors.Is(err, ErrShape) {
+		t.Errorf("a COO tensor of 2^40 rows to CSR: %v, want an ErrShape error", err)
+	}
+	// A broadcast view costs nothing; its conversion must be refused
+	// before it allocates, and quickly.
+	wide := Must(Must(FromSlice([]float64{1})).BroadcastTo(1<<20, 1<<20))
+	if _, err := wide.ToSparseCOO(); !errors.Is(err, ErrShape) {
+		t.Errorf("a broadcast 2^20×2^20 to COO: %v, want an ErrShape error", err)
+	}
+	zeros := Must(Must(FromSlice([]float64{0})).BroadcastTo(1<<20, 1<<20))
+	if s, err := zeros.ToSparseCSR(); err != nil || s.Nnz() != 0 {
+		t.Errorf("broadcast zeros 2^20×2^20 to CSR: %v", err)
+	}
+}

@@ -2,7 +2,11 @@ package sparse
 
 import (
 	"cmp"
+	"fmt"
+	"math"
+	"math/bits"
 	"slices"
+	"unsafe"
 )
 
 // Coalesce returns a copy of c with entries sorted by (row, column) and
@@ -93,11 +97,105 @@ func (c *COO[T]) GroupRows() *CSR[T] {
 	return &CSR[T]{Rows: c.Rows, Cols: c.Cols, RowPtr: rowPtr, ColIdx: colIdx, Values: values}
 }
 
+// A SizeError reports a conversion whose result would need more memory
+// than its caller allows: Need bytes (saturated at math.MaxUint64), more
+// than Limit.
+type SizeError struct {
+	Rows, Nnz int
+	Need      uint64
+	Limit     int
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("sparse: %d entries in %d rows need %d bytes, more than the %d allowed", e.Nnz, e.Rows, e.Need, e.Limit)
+}
+
+// Bytes returns what a sparse matrix of rows rows and nnz entries of
+// elemSize bytes needs, saturating at math.MaxUint64: nnz values and nnz
+// column indices, plus nnz row indices (COO) or rows+1 row pointers (CSR).
+func Bytes(rows, nnz, elemSize int, csr bool) uint64 {
+	perEntry, pointers := uint64(16+elemSize), uint64(0)
+	if csr {
+		perEntry, pointers = uint64(8+elemSize), uint64(rows)+1
+	}
+	hi, entries := bits.Mul64(uint64(nnz), perEntry)
+	hi2, fixed := bits.Mul64(pointers, 8)
+	sum, carry := bits.Add64(entries, fixed, 0)
+	if hi != 0 || hi2 != 0 || carry != 0 {
+		return math.MaxUint64
+	}
+	return sum
+}
+
+// CheckSize returns a *SizeError when a matrix of rows rows and nnz entries
+// of T needs more than limit bytes (no limit when limit <= 0).
+func CheckSize[T Number](rows, nnz int, csr bool, limit int) error {
+	var e T
+	need := Bytes(rows, nnz, int(unsafe.Sizeof(e)), csr)
+	if limit > 0 && need > uint64(limit) {
+		return &SizeError{Rows: rows, Nnz: nnz, Need: need, Limit: limit}
+	}
+	return nil
+}
+
+// nonzeros counts the elements of d that FromDense keeps, stopping once
+// the count passes most (the caller refuses so many anyway). A broadcast
+// dimension (stride 0) repeats one row or column, which is counted once, so
+// a view that costs nothing takes no time in proportion to its size.
+func nonzeros[T Number](d Dense[T], most int) int {
+	if d.Rows == 0 || d.Cols == 0 {
+		return 0
+	}
+	rows, cols, times := d.Rows, d.Cols, 1
+	if d.RS == 0 {
+		rows, times = 1, d.Rows
+	}
+	if d.CS == 0 {
+		cols, times = 1, times*d.Cols // Rows·Cols fits: shapes are checked
+	}
+	var zero T
+	n := 0
+	for i := 0; i < rows && n <= most; i++ {
+		for j := 0; j < cols; j++ {
+			if d.At(i, j) != zero {
+				n++
+			}
+		}
+	}
+	if n > 0 && times > most/n {
+		return most + 1
+	}
+	return n * times
+}
+
+// mostEntries is how many entries of T fit in limit bytes (no limit when
+// limit <= 0).
+func mostEntries[T Number](limit int) int {
+	if limit <= 0 {
+		return math.MaxInt
+	}
+	var e T
+	return limit / (8 + int(unsafe.Sizeof(e)))
+}
+
 // FromDense returns the nonzero elements of d as a sorted CSR matrix.
-// Zeros (including -0) are dropped; NaN is not zero and is kept.
-func FromDense[T Number](d Dense[T]) *CSR[T] {
+// Zeros (including -0) are dropped; NaN is not zero and is kept. It counts
+// the nonzeros first and allocates the result once, at its exact size, and
+// only when that size is within limit bytes (no limit when limit <= 0):
+// otherwise it returns a *SizeError, so that a dense view that costs
+// nothing (broadcast, or with a huge dimension beside a zero one) cannot
+// make it allocate out of proportion.
+func FromDense[T Number](d Dense[T], limit int) (*CSR[T], error) {
 	d.mustFit("FromDense source")
-	out := &CSR[T]{Rows: d.Rows, Cols: d.Cols, RowPtr: make([]int64, d.Rows+1), Sorted: true}
+	nnz := nonzeros(d, mostEntries[T](limit))
+	if err := CheckSize[T](d.Rows, nnz, true, limit); err != nil {
+		return nil, err
+	}
+	out := &CSR[T]{Rows: d.Rows, Cols: d.Cols, RowPtr: make([]int64, d.Rows+1), Sorted: true,
+		ColIdx: make([]int64, 0, nnz), Values: make([]T, 0, nnz)}
+	if nnz == 0 {
+		return out, nil // every row pointer 0; no pass over empty rows
+	}
 	var zero T
 	for i := 0; i < d.Rows; i++ {
 		for j := 0; j < d.Cols; j++ {
@@ -108,12 +206,35 @@ func FromDense[T Number](d Dense[T]) *CSR[T] {
 		}
 		out.RowPtr[i+1] = int64(len(out.ColIdx))
 	}
-	return out
+	return out, nil
 }
 
 // FromDenseCOO returns the nonzero elements of d as a coalesced COO matrix;
-// zeros are dropped as by FromDense.
-func FromDenseCOO[T Number](d Dense[T]) *COO[T] { return FromDense(d).ToCOO() }
+// zeros are dropped and the size is bounded as by FromDense. Its memory is
+// in proportion to the nonzeros alone: no row pointers are made.
+func FromDenseCOO[T Number](d Dense[T], limit int) (*COO[T], error) {
+	d.mustFit("FromDenseCOO source")
+	nnz := nonzeros(d, mostEntries[T](limit))
+	if err := CheckSize[T](d.Rows, nnz, false, limit); err != nil {
+		return nil, err
+	}
+	out := &COO[T]{Rows: d.Rows, Cols: d.Cols, Coalesced: true,
+		RowIdx: make([]int64, 0, nnz), ColIdx: make([]int64, 0, nnz), Values: make([]T, 0, nnz)}
+	if nnz == 0 {
+		return out, nil
+	}
+	var zero T
+	for i := 0; i < d.Rows; i++ {
+		for j := 0; j < d.Cols; j++ {
+			if v := d.At(i, j); v != zero {
+				out.RowIdx = append(out.RowIdx, int64(i))
+				out.ColIdx = append(out.ColIdx, int64(j))
+				out.Values = append(out.Values, v)
+			}
+		}
+	}
+	return out, nil
+}
 
 // ToDense writes c into dst, which must be c.Rows×c.Cols: every element is
 // set, to +0 plus the sum of the entries stored at its position.

@@ -63,7 +63,7 @@ func FuzzNewCOO(f *testing.F) {
 			"ToCSR":     func() []int64 { return denseOfCSR(m.ToCSR()) },
 			"GroupRows": func() []int64 { return denseOfCSR(m.GroupRows()) },
 			"FromDense": func() []int64 {
-				return denseOfCSR(FromDense(Dense[int64]{Data: want, RS: cols, CS: 1, Rows: rows, Cols: cols}))
+				return denseOfCSR(mustFromDense(FromDense(Dense[int64]{Data: want, RS: cols, CS: 1, Rows: rows, Cols: cols}, 0)))
 			},
 		})
 	})
@@ -98,7 +98,7 @@ func FuzzNewCSR(f *testing.F) {
 			"ToCOO":         func() []int64 { return denseOfCOO(m.ToCOO()) },
 			"ToCOO().ToCSR": func() []int64 { return denseOfCSR(m.ToCOO().ToCSR()) },
 			"SpGEMM by identity": func() []int64 {
-				id := FromDense(identity(cols))
+				id := mustFromDense(FromDense(identity(cols), 0))
 				return denseOfCSR(SpGEMM(m, id, 2))
 			},
 		})

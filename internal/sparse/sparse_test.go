@@ -2,6 +2,7 @@ package sparse
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -218,12 +219,12 @@ func TestConversionsRoundTrip(t *testing.T) {
 				fillAll(view.Data, 99)
 				m.ToDense(view)
 				checkDenseEqual(t, "COO.ToDense", view, want)
-				fd := FromDense(view)
+				fd := mustFromDense(FromDense(view, 0))
 				checkCanonical(t, "FromDense", fd)
 				if !slices.Equal(denseOfCSR(fd), want) || slices.Contains(fd.Values, 0) {
 					t.Fatalf("%v: FromDense wrong", sh)
 				}
-				if fc := FromDenseCOO(view); !fc.Coalesced || !slices.Equal(denseOfCOO(fc), want) {
+				if fc := mustFromDense(FromDenseCOO(view, 0)); !fc.Coalesced || !slices.Equal(denseOfCOO(fc), want) {
 					t.Fatalf("%v: FromDenseCOO wrong", sh)
 				}
 			}
@@ -302,4 +303,43 @@ func checkDenseEqual[T Number](t *testing.T, what string, view Dense[T], want []
 			t.Fatalf("%s: wrote outside the view at %d", what, k)
 		}
 	}
+}
+
+// mustFromDense returns the matrix of a conversion that cannot fail.
+func mustFromDense[M any](m M, err error) M {
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// TestFromDenseBoundsItsAllocation checks that a conversion of a view that
+// costs nothing (a huge dimension beside a zero one, or a broadcast) is
+// refused with a SizeError before anything is allocated, instead of
+// panicking in make or aborting the process, and that the empty rows of a
+// zero-column matrix are not walked.
+func TestFromDenseBoundsItsAllocation(t *testing.T) {
+	const limit = 1 << 30
+	empty := Dense[float32]{Rows: 1 << 62, Cols: 0}
+	if _, err := FromDense(empty, limit); !isSizeError(err) {
+		t.Errorf("FromDense of 2^62×0: %v, want a SizeError", err)
+	}
+	if c, err := FromDenseCOO(empty, limit); err != nil || len(c.RowIdx) != 0 || c.Rows != 1<<62 {
+		t.Errorf("FromDenseCOO of 2^62×0: %v, want an empty COO matrix", err)
+	}
+	ones := Dense[float64]{Data: []float64{1}, Rows: 1 << 20, Cols: 1 << 20} // every element the same one
+	if _, err := FromDenseCOO(ones, limit); !isSizeError(err) {
+		t.Errorf("FromDenseCOO of a broadcast 2^20×2^20: %v, want a SizeError", err)
+	}
+	if got := Bytes(math.MaxInt, math.MaxInt, 16, true); got != math.MaxUint64 {
+		t.Errorf("Bytes saturates at %d", got)
+	}
+	if c, err := FromDense(Dense[float64]{Rows: 1000, Cols: 0}, limit); err != nil || len(c.RowPtr) != 1001 {
+		t.Errorf("FromDense of 1000×0: %v", err)
+	}
+}
+
+func isSizeError(err error) bool {
+	var se *SizeError
+	return errors.As(err, &se)
 }
