@@ -68,6 +68,7 @@ func MatmulInto(out, a, b *Tensor, opts ...MatmulOption) error {
 	if err := requireLive("matmul", out, a, b); err != nil {
 		return err
 	}
+	noteWrite(out)
 	if hasSparse(out, a, b) {
 		return matmulSparseInto(out, a, b, opts) // sparse_matmul.go
 	}

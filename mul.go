@@ -63,6 +63,7 @@ func MulInto(out *Tensor, x, y any) error {
 	if err := checkWritable("mul", out); err != nil {
 		return err
 	}
+	noteWrite(out)
 	a, b, dt, err := binaryOperands("mul", x, y)
 	if err != nil {
 		return err

@@ -80,6 +80,7 @@ func ProdInto(out, x *Tensor, opts ...ReduceOption) error {
 	if err := checkWritable("prod", out); err != nil {
 		return err
 	}
+	noteWrite(out)
 	mask, s, err := prodShape(x, opts)
 	if err != nil {
 		return err

@@ -72,6 +72,12 @@ type Tensor struct {
 	// released is set by Release; every operation on t is then an
 	// ErrReleased error.
 	released bool
+	// writes counts the into-form writes to the storage (see Version). It
+	// is made on the first write or view, when views start sharing it, so
+	// that a result nothing views or writes costs no allocation.
+	// (An unsafe.Pointer to an atomic.Uint64, read and set atomically,
+	// rather than an atomic.Pointer, so that a Tensor may be copied.)
+	writes unsafe.Pointer
 }
 
 // maxBytes bounds a single allocation, so that a bad shape fails with an

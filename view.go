@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/tensor-go/tensor/shape"
 )
@@ -17,7 +18,9 @@ import (
 // released tensor is released.
 func (t *Tensor) view(shape, strides []int, offset int) *Tensor {
 	atomic.StoreUint32(&t.viewed, 1)
-	return &Tensor{dtype: t.dtype, shape: shape, strides: strides, offset: offset, storage: t.storage, n: t.n, released: t.released}
+	v := &Tensor{dtype: t.dtype, shape: shape, strides: strides, offset: offset, storage: t.storage, n: t.n, released: t.released}
+	v.writes = unsafe.Pointer(t.writeCount())
+	return v
 }
 
 // Reshape returns t with a new shape of the same size. One dimension may be

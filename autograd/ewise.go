@@ -1,0 +1,112 @@
+package autograd
+
+import (
+	"github.com/tensor-go/tensor"
+)
+
+// Mul records tensor.Mul(x, y). Go numbers and tensors are both accepted,
+// as by tensor.Mul; numbers are constants.
+func (tp *Tape) Mul(x, y any) (*tensor.Tensor, error) { return builder{tp: tp}.mul(x, y) }
+
+// Add records tensor.Add(x, y).
+func (tp *Tape) Add(x, y any) (*tensor.Tensor, error) { return builder{tp: tp}.add(x, y) }
+
+// Conj records tensor.Conj(x); for real dtypes it is x itself.
+func (tp *Tape) Conj(x *tensor.Tensor) (*tensor.Tensor, error) { return builder{tp: tp}.conj(x) }
+
+func (b builder) mul(x, y any) (*tensor.Tensor, error) {
+	out, err := tensor.Mul(x, y)
+	if err != nil {
+		return nil, err
+	}
+	xs, ys := shapeOf(x), shapeOf(y)
+	bw := func(b builder, g *tensor.Tensor, need []bool) ([]*tensor.Tensor, error) {
+		grads := make([]*tensor.Tensor, 2)
+		for i, other := range []any{y, x} {
+			if !need[i] {
+				continue
+			}
+			c, err := b.conjAny(other)
+			if err != nil {
+				return nil, err
+			}
+			p, err := b.mul(g, c)
+			if err != nil {
+				return nil, err
+			}
+			if grads[i], err = b.sumTo(p, []([]int){xs, ys}[i]); err != nil {
+				return nil, err
+			}
+		}
+		return grads, nil
+	}
+	return b.record("mul", b.fresh(out), []any{x, y}, savedOf(x, y), bw), nil
+}
+
+func (b builder) add(x, y any) (*tensor.Tensor, error) {
+	out, err := addRaw(x, y)
+	if err != nil {
+		return nil, err
+	}
+	xs, ys := shapeOf(x), shapeOf(y)
+	bw := func(b builder, g *tensor.Tensor, need []bool) ([]*tensor.Tensor, error) {
+		grads := make([]*tensor.Tensor, 2)
+		for i, s := range [][]int{xs, ys} {
+			if need[i] {
+				var err error
+				if grads[i], err = b.sumTo(g, s); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return grads, nil
+	}
+	return b.record("add", b.fresh(out), []any{x, y}, nil, bw), nil
+}
+
+func (b builder) conj(x *tensor.Tensor) (*tensor.Tensor, error) {
+	out, err := tensor.Conj(x)
+	if err != nil {
+		return nil, err
+	}
+	if out != x {
+		b.fresh(out)
+	}
+	bw := func(b builder, g *tensor.Tensor, need []bool) ([]*tensor.Tensor, error) {
+		c, err := b.conj(g)
+		return []*tensor.Tensor{c}, err
+	}
+	return b.record("conj", out, []any{x}, nil, bw), nil
+}
+
+// conjAny conjugates a tensor or a Go number.
+func (b builder) conjAny(v any) (any, error) {
+	switch v := v.(type) {
+	case *tensor.Tensor:
+		return b.conj(v)
+	case complex128:
+		return complex(real(v), -imag(v)), nil
+	case complex64:
+		return complex(real(v), -imag(v)), nil
+	}
+	return v, nil
+}
+
+// shapeOf is a tensor operand's shape; a Go number has none (0-d).
+func shapeOf(v any) []int {
+	if t, ok := v.(*tensor.Tensor); ok && t != nil {
+		return t.Shape()
+	}
+	return nil
+}
+
+// savedOf lists the tensors among the operands.
+func savedOf(vs ...any) []*tensor.Tensor {
+	var out []*tensor.Tensor
+	for _, v := range vs {
+		if t, ok := v.(*tensor.Tensor); ok && t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -1,0 +1,124 @@
+package autograd
+
+import (
+	"slices"
+
+	"github.com/tensor-go/tensor"
+)
+
+// Prod records tensor.Prod(x, opts...). Its gradient is the cotangent times
+// the conjugated product of all the other elements of each reduced group,
+// computed with exclusive products (never by dividing the result by x), so
+// that zeros, signed zeros, NaN and infinities give exact gradients.
+func (tp *Tape) Prod(x *tensor.Tensor, opts ...tensor.ReduceOption) (*tensor.Tensor, error) {
+	return builder{tp: tp}.prod(x, opts)
+}
+
+// Sum records tensor.Sum(x, opts...); its gradient broadcasts the
+// cotangent back over the reduced axes.
+func (tp *Tape) Sum(x *tensor.Tensor, opts ...tensor.ReduceOption) (*tensor.Tensor, error) {
+	return builder{tp: tp}.sum(x, opts)
+}
+
+func (b builder) prod(x *tensor.Tensor, opts []tensor.ReduceOption) (*tensor.Tensor, error) {
+	out, err := tensor.Prod(x, opts...)
+	if err != nil {
+		return nil, err
+	}
+	mask, keep, err := tensor.ReduceAxes(x, opts...)
+	if err != nil {
+		return nil, err
+	}
+	xs := x.Shape()
+	bw := func(b builder, g *tensor.Tensor, need []bool) ([]*tensor.Tensor, error) {
+		e, err := b.exclusive(x, mask, nil)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = b.conj(e); err != nil {
+			return nil, err
+		}
+		gk, err := b.keepDims(g, xs, mask, keep)
+		if err != nil {
+			return nil, err
+		}
+		d, err := b.mul(gk, e)
+		return []*tensor.Tensor{d}, err
+	}
+	return b.record("prod", b.fresh(out), []any{x}, []*tensor.Tensor{x}, bw), nil
+}
+
+func (b builder) sum(x *tensor.Tensor, opts []tensor.ReduceOption) (*tensor.Tensor, error) {
+	mask, keep, err := tensor.ReduceAxes(x, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out, err := sumRaw(x, mask, keep)
+	if err != nil {
+		return nil, err
+	}
+	xs := x.Shape()
+	bw := func(b builder, g *tensor.Tensor, need []bool) ([]*tensor.Tensor, error) {
+		gk, err := b.keepDims(g, xs, mask, keep)
+		if err != nil {
+			return nil, err
+		}
+		d, err := b.broadcastTo(gk, xs)
+		return []*tensor.Tensor{d}, err
+	}
+	return b.record("sum", b.fresh(out), []any{x}, nil, bw), nil
+}
+
+// sumMask sums over the masked axes keeping them or not (an internal
+// reduction of the backward, recorded like Sum).
+func (b builder) sumMask(x *tensor.Tensor, mask []bool, keep bool) (*tensor.Tensor, error) {
+	var axes []int
+	for i, m := range mask {
+		if m {
+			axes = append(axes, i)
+		}
+	}
+	return b.sum(x, []tensor.ReduceOption{tensor.Axis(axes...), tensor.KeepDims(keep)})
+}
+
+// keepDims reshapes a reduction's cotangent to the shape with the reduced
+// axes kept as 1, so that it broadcasts against the input of shape xs.
+func (b builder) keepDims(g *tensor.Tensor, xs []int, mask []bool, keep bool) (*tensor.Tensor, error) {
+	if keep {
+		return g, nil
+	}
+	s := slices.Clone(xs)
+	for i, m := range mask {
+		if m {
+			s[i] = 1
+		}
+	}
+	return b.reshape(g, s)
+}
+
+// sumTo sums g, of a broadcast shape, down to shape s, with which the
+// forward broadcast it: over the leading dimensions s lacks and over
+// those where s has 1 and g does not.
+func (b builder) sumTo(g *tensor.Tensor, s []int) (*tensor.Tensor, error) {
+	gs := g.Shape()
+	if slices.Equal(gs, s) {
+		return g, nil
+	}
+	if g.Layout() != tensor.Strided {
+		d, err := b.toDense(g)
+		if err != nil {
+			return nil, err
+		}
+		g = d
+	}
+	lead := len(gs) - len(s)
+	mask := make([]bool, len(gs))
+	for i := range gs {
+		mask[i] = i < lead || s[i-lead] == 1 && gs[i] != 1
+	}
+	r, err := b.sumMask(g, mask, true)
+	if err != nil {
+		return nil, err
+	}
+	return b.reshape(r, s)
+}
