@@ -77,7 +77,33 @@ var (
 	avx2KernelI32 = newKernel("avx2-i32-6x16", 6, 16, 512, 120, 512, igemm6x16AVX2)
 )
 
+// The AVX2 kernels reading A in place (kernel_avx2_amd64.s), six rows and
+// four (mr = 4, for the rows below the last full tile).
+
+//go:noescape
+func sgemm6x16AVX2RowA(k int, a, b, c *float32, ldc, lda int, accumulate bool)
+
+//go:noescape
+func dgemm6x8AVX2RowA(k int, a, b, c *float64, ldc, lda int, accumulate bool)
+
+//go:noescape
+func igemm6x16AVX2RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
+
+//go:noescape
+func sgemm4x16AVX2RowA(k int, a, b, c *float32, ldc, lda int, accumulate bool)
+
+//go:noescape
+func dgemm4x8AVX2RowA(k int, a, b, c *float64, ldc, lda int, accumulate bool)
+
+//go:noescape
+func igemm4x16AVX2RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
+
 func init() {
+	if cpufeat.AVX2FMA {
+		avx2KernelF32.microRowA, avx2KernelF32.microRowA4 = sgemm6x16AVX2RowA, sgemm4x16AVX2RowA
+		avx2KernelF64.microRowA, avx2KernelF64.microRowA4 = dgemm6x8AVX2RowA, dgemm4x8AVX2RowA
+		avx2KernelI32.microRowA, avx2KernelI32.microRowA4 = igemm6x16AVX2RowA, igemm4x16AVX2RowA
+	}
 	if cpufeat.AVX2FMA && !cpufeat.AVX512 {
 		kernelF32 = avx2KernelF32
 		kernelF64 = avx2KernelF64

@@ -90,6 +90,104 @@ done:
 	MOVQ ldc+32(FP), R8; \
 	SHLQ $shift, R8
 
+// In-place-A variants (microKernelRowA): the six rows of A are read where
+// they are, lda bytes apart (R9 = lda, R10 = 3·lda, R11 = 5·lda), one
+// element of each a k step, instead of from a packed sliver; B and C as
+// above. Same loop as KLOOP6 (k four steps at a time, then one), the same
+// fused multiply-adds in the same order, so the same bits as packing A.
+// The tile is the packed kernel's: 6×2 ymm accumulators and the B row
+// fill 14 of the 16 registers.
+#define STEP6S(ROW, MOVB, aoff, boff) \
+	MOVB boff(DI), Y12; \
+	MOVB (boff+32)(DI), Y13; \
+	ROW(aoff(SI), Y0, Y1); \
+	ROW(aoff(SI)(R9*1), Y2, Y3); \
+	ROW(aoff(SI)(R9*2), Y4, Y5); \
+	ROW(aoff(SI)(R10*1), Y6, Y7); \
+	ROW(aoff(SI)(R9*4), Y8, Y9); \
+	ROW(aoff(SI)(R11*1), Y10, Y11)
+
+// Four-row in-place variant, for the rows below the last full six (m = 64,
+// 256 and 1024 leave 4): a 4×2 ymm tile in Y0..Y7 instead of packing the
+// rows into a padded six-row sliver.
+#define STEP4S(ROW, MOVB, aoff, boff) \
+	MOVB boff(DI), Y12; \
+	MOVB (boff+32)(DI), Y13; \
+	ROW(aoff(SI), Y0, Y1); \
+	ROW(aoff(SI)(R9*1), Y2, Y3); \
+	ROW(aoff(SI)(R9*2), Y4, Y5); \
+	ROW(aoff(SI)(R10*1), Y6, Y7)
+
+#define KLOOPS(STEP, ROW, MOVB, es) \
+	MOVQ CX, BX; \
+	SHRQ $2, BX; \
+	JZ   tail; \
+loop4: \
+	STEP(ROW, MOVB, 0, 0); \
+	STEP(ROW, MOVB, (1*es), 64); \
+	STEP(ROW, MOVB, (2*es), 128); \
+	STEP(ROW, MOVB, (3*es), 192); \
+	ADDQ $(4*es), SI; \
+	ADDQ $256, DI; \
+	DECQ BX; \
+	JNZ  loop4; \
+tail: \
+	ANDQ $3, CX; \
+	JZ   done; \
+loop1: \
+	STEP(ROW, MOVB, 0, 0); \
+	ADDQ $es, SI; \
+	ADDQ $64, DI; \
+	DECQ CX; \
+	JNZ  loop1; \
+done:
+
+#define ARGSS(shift) \
+	ARGS6(shift); \
+	MOVQ lda+40(FP), R9; \
+	SHLQ $shift, R9; \
+	LEAQ (R9)(R9*2), R10; \
+	LEAQ (R9)(R9*4), R11
+
+#define STORE4(MOVC) \
+	STOREROW2(MOVC, Y0, Y1); STOREROW2(MOVC, Y2, Y3); \
+	STOREROW2(MOVC, Y4, Y5); STOREROW2(MOVC, Y6, Y7)
+
+#define ADD4(ADD, MOVC) \
+	ADDROW2(ADD, MOVC, Y0, Y1); ADDROW2(ADD, MOVC, Y2, Y3); \
+	ADDROW2(ADD, MOVC, Y4, Y5); ADDROW2(ADD, MOVC, Y6, Y7)
+
+// ROWA is the body of a six-row in-place kernel, ROWA4 of a four-row one.
+#define ROWA(ROW, MOVB, ADD, es, shift) \
+	ARGSS(shift); \
+	ZERO12; \
+	KLOOPS(STEP6S, ROW, MOVB, es); \
+	MOVBLZX accumulate+48(FP), AX; \
+	TESTL AX, AX; \
+	JNZ   add; \
+	STORE6(MOVB); \
+	VZEROUPPER; \
+	RET; \
+add: \
+	ADD6(ADD, MOVB); \
+	VZEROUPPER; \
+	RET
+
+#define ROWA4(ROW, MOVB, ADD, es, shift) \
+	ARGSS(shift); \
+	ZERO12; \
+	KLOOPS(STEP4S, ROW, MOVB, es); \
+	MOVBLZX accumulate+48(FP), AX; \
+	TESTL AX, AX; \
+	JNZ   add; \
+	STORE4(MOVB); \
+	VZEROUPPER; \
+	RET; \
+add: \
+	ADD4(ADD, MOVB); \
+	VZEROUPPER; \
+	RET
+
 // func sgemm6x16AVX2(k int, a, b, c *float32, ldc int, accumulate bool)
 TEXT ·sgemm6x16AVX2(SB), NOSPLIT, $0-41
 	ARGS6(2)
@@ -137,3 +235,27 @@ add:
 	ADD6(VPADDD, VMOVDQU)
 	VZEROUPPER
 	RET
+
+// func sgemm6x16AVX2RowA(k int, a, b, c *float32, ldc, lda int, accumulate bool)
+TEXT ·sgemm6x16AVX2RowA(SB), NOSPLIT, $0-49
+	ROWA(ROW2PS, VMOVUPS, VADDPS, 4, 2)
+
+// func dgemm6x8AVX2RowA(k int, a, b, c *float64, ldc, lda int, accumulate bool)
+TEXT ·dgemm6x8AVX2RowA(SB), NOSPLIT, $0-49
+	ROWA(ROW2PD, VMOVUPD, VADDPD, 8, 3)
+
+// func igemm6x16AVX2RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
+TEXT ·igemm6x16AVX2RowA(SB), NOSPLIT, $0-49
+	ROWA(ROW2D, VMOVDQU, VPADDD, 4, 2)
+
+// func sgemm4x16AVX2RowA(k int, a, b, c *float32, ldc, lda int, accumulate bool)
+TEXT ·sgemm4x16AVX2RowA(SB), NOSPLIT, $0-49
+	ROWA4(ROW2PS, VMOVUPS, VADDPS, 4, 2)
+
+// func dgemm4x8AVX2RowA(k int, a, b, c *float64, ldc, lda int, accumulate bool)
+TEXT ·dgemm4x8AVX2RowA(SB), NOSPLIT, $0-49
+	ROWA4(ROW2PD, VMOVUPD, VADDPD, 8, 3)
+
+// func igemm4x16AVX2RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
+TEXT ·igemm4x16AVX2RowA(SB), NOSPLIT, $0-49
+	ROWA4(ROW2D, VMOVDQU, VPADDD, 4, 2)

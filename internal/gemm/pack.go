@@ -97,31 +97,49 @@ func packB[T any](dst []T, b Matrix[T], p0, kc, j0, nc, nr int) {
 
 // packRowsFast copies kc rows of nr elements, the first at src[base] and
 // the next stride elements apart, to consecutive rows of dst with
-// copyRows128 when a row is 128 bytes (a vector row of B for every
-// AVX-512 kernel), and reports whether it did. copy would call memmove once
-// a row, whose set-up costs as much as moving 128 bytes: a third of the
-// packing of a 64³ float64 product.
+// copyRows128 or copyRows64 when a row is 128 or 64 bytes (a vector row of
+// B for every AVX-512 and every AVX2 kernel), and reports whether it did.
+// copy would call memmove once a row, whose set-up costs as much as moving
+// 128 bytes: a third of the packing of a 64³ float64 product.
 func packRowsFast[T any](dst, src []T, base, stride, kc, nr int) bool {
 	size := int(unsafe.Sizeof(*new(T)))
-	if nr*size != 128 || kc <= 0 || len(dst) < kc*nr {
+	rows := copyRows128
+	switch nr * size {
+	case 128:
+	case 64:
+		rows = copyRows64
+	default:
+		return false
+	}
+	if kc <= 0 || len(dst) < kc*nr {
 		return false
 	}
 	first, last := base, base+(kc-1)*stride
 	if min(first, last) < 0 || max(first, last)+nr > len(src) {
 		return false // out of range: the plain copy panics as it should
 	}
-	copyRows128(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(&src[base]), kc, stride*size)
+	rows(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(&src[base]), kc, stride*size)
 	return true
 }
 
-// copyRows128 copies rows 128-byte rows, stride bytes apart at src, to
-// consecutive rows at dst. The assembly version replaces it where the CPU
-// has it.
-var copyRows128 = copyRows128Go
+// copyRows128 and copyRows64 copy rows 128-byte (64-byte) rows, stride
+// bytes apart at src, to consecutive rows at dst. The assembly versions
+// replace them where the CPU has them.
+var (
+	copyRows128 = copyRows128Go
+	copyRows64  = copyRows64Go
+)
 
 // copyRows128Go is the Go twin of copyRows128.
 func copyRows128Go(dst, src unsafe.Pointer, rows, stride int) {
 	for r := 0; r < rows; r++ {
 		copy(unsafe.Slice((*byte)(unsafe.Add(dst, 128*r)), 128), unsafe.Slice((*byte)(unsafe.Add(src, stride*r)), 128))
+	}
+}
+
+// copyRows64Go is the Go twin of copyRows64.
+func copyRows64Go(dst, src unsafe.Pointer, rows, stride int) {
+	for r := 0; r < rows; r++ {
+		copy(unsafe.Slice((*byte)(unsafe.Add(dst, 64*r)), 64), unsafe.Slice((*byte)(unsafe.Add(src, stride*r)), 64))
 	}
 }

@@ -14,8 +14,17 @@ import (
 //go:noescape
 func copyRows128AVX512(dst, src unsafe.Pointer, rows, stride int)
 
+// copyRows64AVX2 is copyRows64Go in two 32-byte vector loads and stores a
+// row, for the 64-byte B rows of the AVX2 kernels (pack_amd64.s).
+//
+//go:noescape
+func copyRows64AVX2(dst, src unsafe.Pointer, rows, stride int)
+
 func init() {
 	if cpufeat.AVX512 {
 		copyRows128 = copyRows128AVX512
+	}
+	if cpufeat.AVX2FMA {
+		copyRows64 = copyRows64AVX2
 	}
 }

@@ -58,3 +58,15 @@ func gemvSetsF64() (names []string, sets []gemvHelpers[float64]) {
 	}
 	return names, sets
 }
+
+// rowCopiers lists the assembly row copies this CPU can run.
+func rowCopiers() []rowCopier {
+	var rc []rowCopier
+	if cpufeat.AVX512 {
+		rc = append(rc, rowCopier{"avx512-128", 128, copyRows128AVX512})
+	}
+	if cpufeat.AVX2FMA {
+		rc = append(rc, rowCopier{"avx2-64", 64, copyRows64AVX2})
+	}
+	return rc
+}
