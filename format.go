@@ -33,8 +33,8 @@ func (t *Tensor) String() string {
 	if t.layout != Strided {
 		return t.sparseString() // sparse.go
 	}
-	if t.released {
-		return "Tensor(<released>, shape=" + shape.String(t.shape) + ", dtype=" + t.dtype.String() + ")"
+	if label := t.unusableLabel(); label != "" {
+		return "Tensor(<" + label + ">, shape=" + shape.String(t.shape) + ", dtype=" + t.dtype.String() + ")"
 	}
 	var b strings.Builder
 	b.WriteString("Tensor(")

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"fmt"
 	"sync/atomic"
 
 	"github.com/tensor-go/tensor/internal/storage"
@@ -41,13 +42,48 @@ func (t *Tensor) Release() {
 	t.storage, t.n, t.pool, t.released = nil, 0, 0, true
 }
 
-// requireLive returns an ErrReleased error naming op when an operand is a
-// released tensor; operands of other types are left to the caller.
+// requireLive returns an error naming op when an operand is not a tensor
+// any operation can use: a nil *Tensor or the zero value Tensor{} (a struct
+// field held by value, never made by a constructor) is an ErrValue error,
+// a released tensor an ErrReleased one. Operands of other types are left
+// to the caller. Every exported operation calls it (directly, or through
+// requireStrided), so this is the one place that decides.
 func requireLive(op string, xs ...any) error {
 	for _, x := range xs {
-		if t, ok := x.(*Tensor); ok && t != nil && t.released {
-			return opErr(op, ErrReleased, "the %v tensor of shape %s was released", t.dtype, shape.String(t.shape))
+		if t, ok := x.(*Tensor); ok {
+			if class, why := t.unusable(); class != nil {
+				return opErr(op, class, "%s", why)
+			}
 		}
 	}
 	return nil
+}
+
+// unusable reports why no operation can use t (its error class and a
+// description), or a nil class when t is usable. A zero-value Tensor is
+// recognised by its dtype: every constructor sets a valid one.
+func (t *Tensor) unusable() (class error, why string) {
+	switch {
+	case t == nil:
+		return ErrValue, "nil *Tensor"
+	case !t.dtype.Valid():
+		return ErrValue, "the zero value Tensor{} is not a tensor; make one with a constructor (Zeros, FromSlice, ...) and hold it as *Tensor"
+	case t.released:
+		return ErrReleased, fmt.Sprintf("the %v tensor of shape %s was released", t.dtype, shape.String(t.shape))
+	}
+	return nil, ""
+}
+
+// unusableLabel names what String prints instead of the elements of an
+// unusable tensor, or "" for a usable one.
+func (t *Tensor) unusableLabel() string {
+	switch class, _ := t.unusable(); {
+	case class == nil:
+		return ""
+	case t == nil:
+		return "nil"
+	case t.released:
+		return "released"
+	}
+	return "zero value"
 }

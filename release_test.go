@@ -3,6 +3,7 @@ package tensor
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -79,29 +80,33 @@ func TestReleaseLeavesViewedMemory(t *testing.T) {
 	}
 }
 
-// TestReleasedTensorIsAnErrorEverywhere checks that every operation taking a
-// released tensor, as an operand, an output or through a view taken after
-// the release, fails with ErrReleased naming itself instead of reading
-// memory that another result may own.
-func TestReleasedTensorIsAnErrorEverywhere(t *testing.T) {
-	a, b := releaseOperands(t)
-	r := Must(Matmul(a, b))
-	r.Release()
-	r.Release() // a second Release does nothing
+// opResult is the error one operation returned, with the name it must give.
+type opResult struct {
+	op  string
+	err error
+}
+
+// everyOperation runs every exported operation with the unusable tensor r
+// (and the unusable 1-D tensor rvec) as an operand, as an output and
+// through a view taken of it, beside the usable operands a and b (64×64
+// float64).
+func everyOperation(r, rvec, a, b *Tensor) []opResult {
 	out := Must(Zeros(Float64, 64, 64))
 	vec := Must(Zeros(Float64, 64))
 	rows, cols := []int64{0, 1}, []int64{1, 0}
 	sp := Must(NewSparseCOO(rows, cols, Must(FromSlice([]float64{1, 2})), 64, 64))
-	rvec := Must(Zeros(Float64, 2048)) // pooled, so that Release recycles it
-	rvec.Release()
 	first := func(_ *Tensor, err error) error { return err }
-	for _, tc := range []struct {
-		op  string
-		err error
-	}{
+	return []opResult{
 		{"at", func() error { _, err := r.At(0, 0); return err }()},
 		{"item", func() error { _, err := r.Item(); return err }()},
 		{"to_slice", func() error { _, err := ToSlice[float64](r); return err }()},
+		{"to_slice", func() error { _, err := ToSlice[int32](r); return err }()},
+		{"elements", func() error { _, err := Elements[float64](r); return err }()},
+		{"get", func() error { _, err := Get[float64](r, 0, 0); return err }()},
+		{"set", Set(r, 1.0, 0, 0)},
+		{"each", func() error { _, err := Each[float64](r); return err }()},
+		{"copy", Copy(r, a)},
+		{"copy", Copy(out, r)},
 		{"astype", first(r.AsType(Float32))},
 		{"mul", first(Mul(r, 2.0))},
 		{"mul", first(Mul(2.0, r))},
@@ -129,18 +134,58 @@ func TestReleasedTensorIsAnErrorEverywhere(t *testing.T) {
 		{"to_sparse_coo", first(r.ToSparseCOO())},
 		{"to_sparse_csr", first(r.ToSparseCSR())},
 		{"to_dense", first(r.ToDense())},
+		{"coalesce", first(r.Coalesce())},
+		{"sparse_parts", func() error { _, _, _, err := r.SparseParts(); return err }()},
 		{"sparse_coo_tensor", first(NewSparseCOO(rows, cols, rvec, 64, 64))},
+		{"sparse_csr_tensor", first(NewSparseCSR([]int64{0, 1, 2}, cols, rvec, 2, 2))},
 		{"write_npy", WriteNPY(&bytes.Buffer{}, r)},
 		{"write_npz", WriteNPZ(&bytes.Buffer{}, []NamedTensor{{Name: "r", Tensor: r}}, false)},
+		{"write_sparse_npz", WriteSparseNPZ(&bytes.Buffer{}, r, false)},
 		{"matmul", first(Matmul(r.Transpose(), b))},
-	} {
-		if !errors.Is(tc.err, ErrReleased) || !strings.Contains(tc.err.Error(), tc.op+":") {
-			t.Errorf("%s on a released tensor: error %v, want an ErrReleased error naming %s", tc.op, tc.err, tc.op)
+	}
+}
+
+// checkEveryOperation checks that every operation failed with class,
+// naming itself.
+func checkEveryOperation(t *testing.T, what string, class error, results []opResult) {
+	t.Helper()
+	for _, tc := range results {
+		if !errors.Is(tc.err, class) || !strings.Contains(fmt.Sprint(tc.err), tc.op+":") {
+			t.Errorf("%s on %s: error %v, want a %v error naming %s", tc.op, what, tc.err, class, tc.op)
 		}
 	}
+}
+
+// TestReleasedTensorIsAnErrorEverywhere checks that every operation taking a
+// released tensor, as an operand, an output or through a view taken after
+// the release, fails with ErrReleased naming itself instead of reading
+// memory that another result may own.
+func TestReleasedTensorIsAnErrorEverywhere(t *testing.T) {
+	a, b := releaseOperands(t)
+	r := Must(Matmul(a, b))
+	r.Release()
+	r.Release()                        // a second Release does nothing
+	rvec := Must(Zeros(Float64, 2048)) // pooled, so that Release recycles it
+	rvec.Release()
+	checkEveryOperation(t, "a released tensor", ErrReleased, everyOperation(r, rvec, a, b))
 	if s := r.String(); !strings.Contains(s, "released") {
 		t.Errorf("a released tensor prints as %q", s)
 	}
+}
+
+// TestZeroValueTensorIsAnErrorEverywhere checks the same for the zero
+// value Tensor{} (a struct field held by value is a realistic mistake):
+// an ErrValue error from every operation, where before Mul panicked in
+// cast.Kernel, Prod divided by zero and String panicked.
+func TestZeroValueTensorIsAnErrorEverywhere(t *testing.T) {
+	a, b := Must(Rand(1, Float64, -1, 1, 64, 64)), Must(Rand(2, Float64, -1, 1, 64, 64))
+	var z, zvec Tensor
+	checkEveryOperation(t, "the zero value", ErrValue, everyOperation(&z, &zvec, a, b))
+	if s := z.String(); !strings.Contains(s, "zero value") {
+		t.Errorf("the zero value prints as %q", s)
+	}
+	_, err := ToSlice[int32](nil)
+	checkEveryOperation(t, "a nil *Tensor", ErrValue, []opResult{{"to_slice", err}})
 }
 
 // TestReleaseOfSparseDoesNothing checks that a sparse tensor stays usable.

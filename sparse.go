@@ -216,7 +216,7 @@ func sparseValues(op string, values *Tensor) (*Tensor, error) {
 	switch {
 	case values == nil:
 		return nil, opErr(op, ErrValue, "nil values tensor")
-	case values.released:
+	case requireLive(op, values) != nil:
 		return nil, requireLive(op, values)
 	case values.layout != Strided:
 		return nil, opErr(op, ErrLayout, "values must be a strided tensor, not %s", values.layout)
@@ -441,6 +441,9 @@ func (t *Tensor) SparseParts() (index0, index1 []int64, values *Tensor, err erro
 
 // requireSparse returns an ErrLayout error unless t is sparse.
 func requireSparse(op string, t *Tensor) error {
+	if err := requireLive(op, t); err != nil {
+		return err
+	}
 	if t.layout == Strided {
 		return opErr(op, ErrLayout, "needs a sparse tensor, not a strided one of shape %s", shape.String(t.shape))
 	}
