@@ -53,15 +53,23 @@ func Copy(dst, src any) error {
 		return opErr(op, ErrDType, "cannot write %v elements into a tensor of dtype %v, whose kind is lower",
 			s.t.dtype, d.dtype)
 	}
-	st, err := shape.BroadcastStrides(s.t.shape, s.t.strides, d.shape)
-	if err != nil || len(s.t.shape) > len(d.shape) {
+	b, err := broadcastView(s.t, d.shape)
+	if err != nil {
 		return opErr(op, ErrShape, "cannot broadcast shape %s into the destination's shape %s",
 			shape.String(s.t.shape), shape.String(d.shape))
 	}
-	// The broadcast source is a private view: it does not mark src viewed.
-	b := *s.t
-	b.shape, b.strides = d.shape, st
-	return copyInto(d, &b)
+	return copyInto(d, b)
+}
+
+// broadcastView is t broadcast to shape s (which t's shape must broadcast
+// to unchanged) as a private view for one operation: unlike BroadcastTo it
+// does not mark t viewed, since the view does not outlive the call.
+func broadcastView(t *Tensor, s []int) (*Tensor, error) {
+	st, err := shape.BroadcastStrides(t.shape, t.strides, s)
+	if err != nil {
+		return nil, err
+	}
+	return &Tensor{dtype: t.dtype, shape: s, strides: st, offset: t.offset, storage: t.storage, n: t.n}, nil
 }
 
 // copyOperand is Copy's source: a tensor t, or a Go scalar (scalar set)

@@ -108,4 +108,19 @@
 //
 // dtype= is left out for float32. The device is always xpux:0, the logical
 // "any device", which runs on the CPU.
+//
+// [Tensor.Format] makes fmt's other verbs format the elements in the
+// same layout: fmt.Printf("%.6g", x) prints six significant digits,
+// "%8.2e" and "%.2f" work as for a []float64, and %+v adds the shape,
+// strides and dtype. [Equal] and [AllClose] compare tensors in tests (two
+// equal tensors are never reflect.DeepEqual); a tensor marshals as .npy
+// bytes ([Tensor.MarshalBinary]) and as nested JSON lists.
+//
+// # Sharing memory with Go
+//
+// [FromSlice] and [ToSlice] copy. [Wrap] makes a tensor of a Go slice
+// without copying, and [Elements] returns a contiguous tensor's elements in
+// place; [Get], [Set] and [Each] read and write single elements with the
+// Go type of the dtype, and [Copy] writes into any view, as NumPy's
+// dst[...] = src.
 package tensor

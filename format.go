@@ -52,6 +52,17 @@ func (t *Tensor) body() string {
 	if len(t.shape) == 0 {
 		return scalarString(t.elementAt(t.offset))
 	}
+	return t.bodyOf(formatWords)
+}
+
+// bodyOf lays out the printed elements, each formatted by words (which sees
+// them all at once, so that it can give them one width), in NumPy's nested
+// brackets: summarised beyond printThreshold elements, wrapped at
+// printLineWidth.
+func (t *Tensor) bodyOf(words func([]any) []string) string {
+	if len(t.shape) == 0 {
+		return words([]any{t.elementAt(t.offset)})[0]
+	}
 	if t.Size() == 0 {
 		return "[]"
 	}
@@ -63,8 +74,7 @@ func (t *Tensor) body() string {
 			axes[d] = printedAxis{lead: printEdgeItems, trail: printEdgeItems, elided: true}
 		}
 	}
-	words := formatWords(t.printedElements(axes))
-	p := printer{axes: axes, words: words}
+	p := printer{axes: axes, words: words(t.printedElements(axes))}
 	return p.array(0, " ", printLineWidth)
 }
 
