@@ -138,6 +138,33 @@ func mulI64StreamAVX512(dst, a, b []int64)
 //go:noescape
 func mulF32I32StreamAVX512(dst, a []float32, b []int32)
 
+//go:noescape
+func mulF32StreamAVX2(dst, a, b []float32)
+
+//go:noescape
+func mulScalarF32StreamAVX2(dst, a []float32, s float32)
+
+//go:noescape
+func mulF64StreamAVX2(dst, a, b []float64)
+
+//go:noescape
+func mulScalarF64StreamAVX2(dst, a []float64, s float64)
+
+//go:noescape
+func mulI8StreamAVX2(dst, a, b []int8)
+
+//go:noescape
+func mulI16StreamAVX2(dst, a, b []int16)
+
+//go:noescape
+func mulI32StreamAVX2(dst, a, b []int32)
+
+//go:noescape
+func mulScalarI32StreamAVX2(dst, a []int32, s int32)
+
+//go:noescape
+func mulF32I32StreamAVX2(dst, a []float32, b []int32)
+
 // mulAVX512 streams large outputs (see streamThreshold).
 var mulAVX512 = mulKernels{
 	f32:       streamed(mulF32AVX512, mulF32StreamAVX512),
@@ -156,25 +183,26 @@ var mulAVX512 = mulKernels{
 	scalarF16: mulScalarF16AVX512, scalarBF16: mulScalarBF16AVX512,
 }
 
-// mulAVX2 finishes each run's last partial vector in Go. It has no int64
-// kernels: AVX2 has no 64-bit multiply, and building one from 32-bit halves
-// gains little over scalar IMUL at memory speed.
+// mulAVX2 finishes each run's last partial vector in Go and streams large
+// outputs as mulAVX512 does. It has no int64 kernels: AVX2 has no 64-bit
+// multiply, and building one from 32-bit halves gains little over scalar
+// IMUL at memory speed.
 var mulAVX2 = mulKernels{
-	f32: tailed(8, mulF32AVX2, mulNumbers[float32]),
-	f64: tailed(4, mulF64AVX2, mulNumbers[float64]),
-	i8:  tailed(32, mulI8AVX2, mulNumbers[int8]),
-	i16: tailed(16, mulI16AVX2, mulNumbers[int16]),
-	i32: tailed(8, mulI32AVX2, mulNumbers[int32]),
+	f32: streamed(tailed(8, mulF32AVX2, mulNumbers[float32]), tailed(8, mulF32StreamAVX2, mulNumbers[float32])),
+	f64: streamed(tailed(4, mulF64AVX2, mulNumbers[float64]), tailed(4, mulF64StreamAVX2, mulNumbers[float64])),
+	i8:  streamed(tailed(32, mulI8AVX2, mulNumbers[int8]), tailed(32, mulI8StreamAVX2, mulNumbers[int8])),
+	i16: streamed(tailed(16, mulI16AVX2, mulNumbers[int16]), tailed(16, mulI16StreamAVX2, mulNumbers[int16])),
+	i32: streamed(tailed(8, mulI32AVX2, mulNumbers[int32]), tailed(8, mulI32StreamAVX2, mulNumbers[int32])),
 	i64: mulNumbers[int64],
 
-	scalarF32: tailedScalar(8, mulScalarF32AVX2, mulScalarNumbers[float32]),
-	scalarF64: tailedScalar(4, mulScalarF64AVX2, mulScalarNumbers[float64]),
+	scalarF32: streamedScalar(tailedScalar(8, mulScalarF32AVX2, mulScalarNumbers[float32]), tailedScalar(8, mulScalarF32StreamAVX2, mulScalarNumbers[float32])),
+	scalarF64: streamedScalar(tailedScalar(4, mulScalarF64AVX2, mulScalarNumbers[float64]), tailedScalar(4, mulScalarF64StreamAVX2, mulScalarNumbers[float64])),
 	scalarI8:  tailedScalar(32, mulScalarI8AVX2, mulScalarNumbers[int8]),
 	scalarI16: tailedScalar(16, mulScalarI16AVX2, mulScalarNumbers[int16]),
-	scalarI32: tailedScalar(8, mulScalarI32AVX2, mulScalarNumbers[int32]),
+	scalarI32: streamedScalar(tailedScalar(8, mulScalarI32AVX2, mulScalarNumbers[int32]), tailedScalar(8, mulScalarI32StreamAVX2, mulScalarNumbers[int32])),
 	scalarI64: mulScalarNumbers[int64],
 
-	f32i32:     tailed(8, mulF32I32AVX2, mulF32I32Go),
+	f32i32:     streamed(tailed(8, mulF32I32AVX2, mulF32I32Go), tailed(8, mulF32I32StreamAVX2, mulF32I32Go)),
 	f16:        tailed(8, mulF16AVX2, mulF16Go),
 	bf16:       tailed(8, mulBF16AVX2, mulBF16Go),
 	scalarF16:  tailedScalar(8, mulScalarF16AVX2, mulScalarF16Go),
@@ -249,7 +277,7 @@ func init() {
 	case cpufeat.AVX512:
 		streamImpl = streamAVX512
 	case cpufeat.AVX2FMA && cpufeat.F16C:
-		streamImpl = streamKernels{f32: mulAVX2.f32, f64: mulAVX2.f64, scalarF32: mulAVX2.scalarF32, scalarF64: mulAVX2.scalarF64}
+		streamImpl = streamAVX2
 	}
 }
 
@@ -260,6 +288,14 @@ var streamAVX512 = streamKernels{
 	f64:       alwaysStreamed(mulF64AVX512, mulF64StreamAVX512),
 	scalarF32: alwaysStreamedScalar(mulScalarF32AVX512, mulScalarF32StreamAVX512),
 	scalarF64: alwaysStreamedScalar(mulScalarF64AVX512, mulScalarF64StreamAVX512),
+}
+
+// streamAVX2 is streamAVX512 with the AVX2 kernels.
+var streamAVX2 = streamKernels{
+	f32:       alwaysStreamed(tailed(8, mulF32AVX2, mulNumbers[float32]), tailed(8, mulF32StreamAVX2, mulNumbers[float32])),
+	f64:       alwaysStreamed(tailed(4, mulF64AVX2, mulNumbers[float64]), tailed(4, mulF64StreamAVX2, mulNumbers[float64])),
+	scalarF32: alwaysStreamedScalar(tailedScalar(8, mulScalarF32AVX2, mulScalarNumbers[float32]), tailedScalar(8, mulScalarF32StreamAVX2, mulScalarNumbers[float32])),
+	scalarF64: alwaysStreamedScalar(tailedScalar(4, mulScalarF64AVX2, mulScalarNumbers[float64]), tailedScalar(4, mulScalarF64StreamAVX2, mulScalarNumbers[float64])),
 }
 
 // alignedSplit returns how many leading elements of dst come before its

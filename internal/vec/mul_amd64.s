@@ -48,9 +48,9 @@ done: \
 	VZEROUPPER; \
 	RET
 
-// LOOP256 runs STEP four vectors at a time, then one at a time, and leaves
-// fewer than L elements undone.
-#define LOOP256(STEP, L, DB, AB, BB) \
+// LOOP256 runs STEP four vectors at a time, then one at a time, leaves
+// fewer than L elements undone, then FIN.
+#define LOOP256(STEP, L, DB, AB, BB, FIN) \
 	CMPQ CX, $(4*L); \
 	JB   one; \
 four: \
@@ -74,6 +74,7 @@ one: \
 	SUBQ $L, CX; \
 	JMP  one; \
 done: \
+	FIN; \
 	VZEROUPPER; \
 	RET
 
@@ -305,40 +306,40 @@ TEXT ·mulScalarBF16AVX512(SB), NOSPLIT, $0-52
 // func mulF32AVX2(dst, a, b []float32)
 TEXT ·mulF32AVX2(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP256(F32V2, 8, 32, 32, 32)
+	LOOP256(F32V2, 8, 32, 32, 32, NOFENCE)
 
 // func mulScalarF32AVX2(dst, a []float32, s float32)
 TEXT ·mulScalarF32AVX2(SB), NOSPLIT, $0-52
 	SCALAR
 	VBROADCASTSS s+48(FP), Y7
-	LOOP256(F32S2, 8, 32, 32, 0)
+	LOOP256(F32S2, 8, 32, 32, 0, NOFENCE)
 
 // func mulF64AVX2(dst, a, b []float64)
 TEXT ·mulF64AVX2(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP256(F64V2, 4, 32, 32, 32)
+	LOOP256(F64V2, 4, 32, 32, 32, NOFENCE)
 
 // func mulScalarF64AVX2(dst, a []float64, s float64)
 TEXT ·mulScalarF64AVX2(SB), NOSPLIT, $0-56
 	SCALAR
 	VBROADCASTSD s+48(FP), Y7
-	LOOP256(F64S2, 4, 32, 32, 0)
+	LOOP256(F64S2, 4, 32, 32, 0, NOFENCE)
 
 // func mulI16AVX2(dst, a, b []int16)
 TEXT ·mulI16AVX2(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP256(I16V2, 16, 32, 32, 32)
+	LOOP256(I16V2, 16, 32, 32, 32, NOFENCE)
 
 // func mulScalarI16AVX2(dst, a []int16, s int16)
 TEXT ·mulScalarI16AVX2(SB), NOSPLIT, $0-50
 	SCALAR
 	VPBROADCASTW s+48(FP), Y7
-	LOOP256(I16S2, 16, 32, 32, 0)
+	LOOP256(I16S2, 16, 32, 32, 0, NOFENCE)
 
 // func mulI32AVX2(dst, a, b []int32)
 TEXT ·mulI32AVX2(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP256(I32V2, 8, 32, 32, 32)
+	LOOP256(I32V2, 8, 32, 32, 32, NOFENCE)
 
 // func mulScalarI32AVX2(dst, a []int32, s int32)
 TEXT ·mulScalarI32AVX2(SB), NOSPLIT, $0-52
@@ -346,7 +347,7 @@ TEXT ·mulScalarI32AVX2(SB), NOSPLIT, $0-52
 	MOVL         s+48(FP), AX
 	MOVQ         AX, X7
 	VPBROADCASTD X7, Y7
-	LOOP256(I32S2, 8, 32, 32, 0)
+	LOOP256(I32S2, 8, 32, 32, 0, NOFENCE)
 
 // ---- AVX2: int8, as I8MUL512 with Y8 = 0x00ff and Y9 = 0xff00 per word ----
 
@@ -370,7 +371,7 @@ TEXT ·mulScalarI32AVX2(SB), NOSPLIT, $0-52
 TEXT ·mulI8AVX2(SB), NOSPLIT, $0-72
 	BINARY
 	BYTEMASKS256
-	LOOP256(I8V2, 32, 32, 32, 32)
+	LOOP256(I8V2, 32, 32, 32, 32, NOFENCE)
 
 // func mulScalarI8AVX2(dst, a []int8, s int8)
 TEXT ·mulScalarI8AVX2(SB), NOSPLIT, $0-49
@@ -378,7 +379,7 @@ TEXT ·mulScalarI8AVX2(SB), NOSPLIT, $0-49
 	BYTEMASKS256
 	VPBROADCASTB s+48(FP), Y7
 	VPAND        Y9, Y7, Y6
-	LOOP256(I8S2, 32, 32, 32, 0)
+	LOOP256(I8S2, 32, 32, 32, 0, NOFENCE)
 
 // ---- AVX2 + F16C: conversions around a float32 multiply ----
 
@@ -387,7 +388,7 @@ TEXT ·mulScalarI8AVX2(SB), NOSPLIT, $0-49
 // func mulF32I32AVX2(dst, a []float32, b []int32)
 TEXT ·mulF32I32AVX2(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP256(F32I32V2, 8, 32, 32, 32)
+	LOOP256(F32I32V2, 8, 32, 32, 32, NOFENCE)
 
 #define F16V2(i) VCVTPH2PS (i*16)(SI), Y0; VCVTPH2PS (i*16)(DX), Y1; VMULPS Y1, Y0, Y0; VCVTPS2PH $0, Y0, (i*16)(DI)
 #define F16S2(i) VCVTPH2PS (i*16)(SI), Y0; VMULPS Y7, Y0, Y0; VCVTPS2PH $0, Y0, (i*16)(DI)
@@ -395,13 +396,13 @@ TEXT ·mulF32I32AVX2(SB), NOSPLIT, $0-72
 // func mulF16AVX2(dst, a, b []uint16)
 TEXT ·mulF16AVX2(SB), NOSPLIT, $0-72
 	BINARY
-	LOOP256(F16V2, 8, 16, 16, 16)
+	LOOP256(F16V2, 8, 16, 16, 16, NOFENCE)
 
 // func mulScalarF16AVX2(dst, a []uint16, s float32)
 TEXT ·mulScalarF16AVX2(SB), NOSPLIT, $0-52
 	SCALAR
 	VBROADCASTSS s+48(FP), Y7
-	LOOP256(F16S2, 8, 16, 16, 0)
+	LOOP256(F16S2, 8, 16, 16, 0, NOFENCE)
 
 // BF16ROUND256 is BF16ROUND512 without mask registers: the NaN lanes are
 // blended in from a vector compare. It leaves eight bfloat16 in X0. Y12
@@ -438,14 +439,14 @@ TEXT ·mulScalarF16AVX2(SB), NOSPLIT, $0-52
 TEXT ·mulBF16AVX2(SB), NOSPLIT, $0-72
 	BINARY
 	BF16CONST256
-	LOOP256(BF16V2, 8, 16, 16, 16)
+	LOOP256(BF16V2, 8, 16, 16, 16, NOFENCE)
 
 // func mulScalarBF16AVX2(dst, a []uint16, s float32)
 TEXT ·mulScalarBF16AVX2(SB), NOSPLIT, $0-52
 	SCALAR
 	BF16CONST256
 	VBROADCASTSS s+48(FP), Y7
-	LOOP256(BF16S2, 8, 16, 16, 0)
+	LOOP256(BF16S2, 8, 16, 16, 0, NOFENCE)
 
 // ---- AVX-512, streaming: non-temporal stores for outputs far larger than
 // cache, which save the read-for-ownership of every dst line. dst must be
@@ -517,3 +518,68 @@ TEXT ·mulI64StreamAVX512(SB), NOSPLIT, $0-72
 TEXT ·mulF32I32StreamAVX512(SB), NOSPLIT, $0-72
 	BINARY
 	LOOP512(F32I32VNT, F32I32M, 16, 64, 64, 64, STREAMED)
+
+// ---- AVX2, streaming: as the AVX-512 streaming kernels, with ymm
+// non-temporal stores (dst 64-byte aligned, so every ymm store is aligned);
+// the Go twin finishes the last partial vector with ordinary stores. ----
+
+#define F32V2NT(i) VMOVUPS (i*32)(SI), Y0; VMULPS (i*32)(DX), Y0, Y0; VMOVNTPS Y0, (i*32)(DI)
+#define F32S2NT(i) VMULPS (i*32)(SI), Y7, Y0; VMOVNTPS Y0, (i*32)(DI)
+#define F64V2NT(i) VMOVUPD (i*32)(SI), Y0; VMULPD (i*32)(DX), Y0, Y0; VMOVNTPD Y0, (i*32)(DI)
+#define F64S2NT(i) VMULPD (i*32)(SI), Y7, Y0; VMOVNTPD Y0, (i*32)(DI)
+#define I16V2NT(i) VMOVDQU (i*32)(SI), Y0; VPMULLW (i*32)(DX), Y0, Y0; VMOVNTDQ Y0, (i*32)(DI)
+#define I32V2NT(i) VMOVDQU (i*32)(SI), Y0; VPMULLD (i*32)(DX), Y0, Y0; VMOVNTDQ Y0, (i*32)(DI)
+#define I32S2NT(i) VPMULLD (i*32)(SI), Y7, Y0; VMOVNTDQ Y0, (i*32)(DI)
+#define I8V2NT(i) VMOVDQU (i*32)(SI), Y0; VMOVDQU (i*32)(DX), Y1; VPAND Y9, Y1, Y4; I8MUL256(Y1, Y4); VMOVNTDQ Y0, (i*32)(DI)
+#define F32I32V2NT(i) VCVTDQ2PS (i*32)(DX), Y1; VMULPS (i*32)(SI), Y1, Y0; VMOVNTPS Y0, (i*32)(DI)
+
+// func mulF32StreamAVX2(dst, a, b []float32)
+TEXT ·mulF32StreamAVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(F32V2NT, 8, 32, 32, 32, STREAMED)
+
+// func mulScalarF32StreamAVX2(dst, a []float32, s float32)
+TEXT ·mulScalarF32StreamAVX2(SB), NOSPLIT, $0-52
+	SCALAR
+	VBROADCASTSS s+48(FP), Y7
+	LOOP256(F32S2NT, 8, 32, 32, 0, STREAMED)
+
+// func mulF64StreamAVX2(dst, a, b []float64)
+TEXT ·mulF64StreamAVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(F64V2NT, 4, 32, 32, 32, STREAMED)
+
+// func mulScalarF64StreamAVX2(dst, a []float64, s float64)
+TEXT ·mulScalarF64StreamAVX2(SB), NOSPLIT, $0-56
+	SCALAR
+	VBROADCASTSD s+48(FP), Y7
+	LOOP256(F64S2NT, 4, 32, 32, 0, STREAMED)
+
+// func mulI8StreamAVX2(dst, a, b []int8)
+TEXT ·mulI8StreamAVX2(SB), NOSPLIT, $0-72
+	BINARY
+	BYTEMASKS256
+	LOOP256(I8V2NT, 32, 32, 32, 32, STREAMED)
+
+// func mulI16StreamAVX2(dst, a, b []int16)
+TEXT ·mulI16StreamAVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(I16V2NT, 16, 32, 32, 32, STREAMED)
+
+// func mulI32StreamAVX2(dst, a, b []int32)
+TEXT ·mulI32StreamAVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(I32V2NT, 8, 32, 32, 32, STREAMED)
+
+// func mulScalarI32StreamAVX2(dst, a []int32, s int32)
+TEXT ·mulScalarI32StreamAVX2(SB), NOSPLIT, $0-52
+	SCALAR
+	MOVL         s+48(FP), AX
+	MOVQ         AX, X7
+	VPBROADCASTD X7, Y7
+	LOOP256(I32S2NT, 8, 32, 32, 0, STREAMED)
+
+// func mulF32I32StreamAVX2(dst, a []float32, b []int32)
+TEXT ·mulF32I32StreamAVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(F32I32V2NT, 8, 32, 32, 32, STREAMED)

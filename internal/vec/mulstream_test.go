@@ -41,17 +41,16 @@ func checkStreaming[T float32 | float64](t *testing.T, name string, scalar bool,
 }
 
 // TestMulStreaming checks every Streaming kernel, with the kernel set in
-// use and with the Go twins.
+// use, every assembly set the CPU can run and the Go twins.
 func TestMulStreaming(t *testing.T) {
 	defer func(saved streamKernels) { streamImpl = saved }(streamImpl)
-	for _, set := range []struct {
-		name string
-		k    streamKernels
-	}{{"impl", streamImpl}, {"go", streamGo}} {
-		streamImpl = set.k
-		checkStreaming(t, set.name+"/f32", false, func(dst, a, b []float32, _ float32) { MulF32Streaming(dst, a, b) }, randF32)
-		checkStreaming(t, set.name+"/f64", false, func(dst, a, b []float64, _ float64) { MulF64Streaming(dst, a, b) }, randF64)
-		checkStreaming(t, set.name+"/scalarF32", true, func(dst, a, _ []float32, s float32) { MulScalarF32Streaming(dst, a, s) }, randF32)
-		checkStreaming(t, set.name+"/scalarF64", true, func(dst, a, _ []float64, s float64) { MulScalarF64Streaming(dst, a, s) }, randF64)
+	sets := streamSets()
+	sets["impl"], sets["go"] = streamImpl, streamGo
+	for name, k := range sets {
+		streamImpl = k
+		checkStreaming(t, name+"/f32", false, func(dst, a, b []float32, _ float32) { MulF32Streaming(dst, a, b) }, randF32)
+		checkStreaming(t, name+"/f64", false, func(dst, a, b []float64, _ float64) { MulF64Streaming(dst, a, b) }, randF64)
+		checkStreaming(t, name+"/scalarF32", true, func(dst, a, _ []float32, s float32) { MulScalarF32Streaming(dst, a, s) }, randF32)
+		checkStreaming(t, name+"/scalarF64", true, func(dst, a, _ []float64, s float64) { MulScalarF64Streaming(dst, a, s) }, randF64)
 	}
 }

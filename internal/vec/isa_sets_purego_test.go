@@ -1,0 +1,5 @@
+//go:build purego || !amd64
+
+package vec
+
+func streamSets() map[string]streamKernels { return map[string]streamKernels{} }
