@@ -11,6 +11,9 @@ import (
 // its operations, or VJP with CreateGraph, which records the backward).
 // Once no goroutine records any more, any number of goroutines may call VJP
 // without CreateGraph on it at once.
+//
+// The operations of a nil *Tape run without recording anything, exactly as
+// the library's own functions, so that code can be written once for both.
 type Tape struct {
 	nodes []*node
 	// producer maps each recorded result to the operation that made it.

@@ -44,6 +44,9 @@ func AllowUnused() VJPOption { return func(c *vjpConfig) { c.allowUnused = true 
 // depend on (see AllowUnused); tensor.ErrValue for nil tensors or
 // mismatched counts.
 func (tp *Tape) VJP(outputs, seeds, wrt []*tensor.Tensor, opts ...VJPOption) ([]*tensor.Tensor, error) {
+	if tp == nil {
+		return nil, gradErr("vjp", tensor.ErrValue, "nil *Tape: nothing was recorded")
+	}
 	var cfg vjpConfig
 	for _, o := range opts {
 		if o != nil {

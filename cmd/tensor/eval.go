@@ -144,6 +144,9 @@ func runEval(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if tup, ok := v.(expr.Tuple); ok && a.out != "" && tensorsOnly(tup) {
+		return saveTuple(a.out, tup)
+	}
 	if a.out != "" {
 		t, err := expr.AsTensor(v)
 		if err != nil {
@@ -164,6 +167,45 @@ func runEval(args []string, stdout io.Writer) error {
 	}
 	_, err = fmt.Fprintln(stdout, text)
 	return err
+}
+
+// tensorsOnly reports whether a tuple holds tensors only (the gradients of
+// vjp and grad), rather than numbers such as a shape.
+func tensorsOnly(tup expr.Tuple) bool {
+	for _, v := range tup {
+		if _, ok := v.(*tensor.Tensor); !ok {
+			return false
+		}
+	}
+	return len(tup) > 0
+}
+
+// saveTuple writes a tuple result (the gradients of vjp and grad): to
+// .npz as members arr_0, arr_1, … (numpy.savez's names for positional
+// arrays), to .npy when it holds exactly one tensor. Sparse members are
+// written dense, since one .npz archive cannot hold SciPy matrices as
+// members.
+func saveTuple(path string, tup expr.Tuple) error {
+	ts := make([]tensor.NamedTensor, len(tup))
+	for i, v := range tup {
+		t, err := expr.AsTensor(v)
+		if err != nil {
+			return fmt.Errorf("%w (tuple element %d)", err, i)
+		}
+		if t.Layout() != tensor.Strided {
+			if t, err = t.ToDense(); err != nil {
+				return err
+			}
+		}
+		ts[i] = tensor.NamedTensor{Name: fmt.Sprintf("arr_%d", i), Tensor: t}
+	}
+	if strings.HasSuffix(strings.ToLower(path), ".npz") {
+		return tensor.SaveNPZ(path, ts, false)
+	}
+	if len(ts) != 1 {
+		return fmt.Errorf("tensor: eval: the result is a tuple of %d tensors: write it to an .npz file (members arr_0, arr_1, ...), or index it ([0]) for %q", len(ts), path)
+	}
+	return tensor.SaveNPY(path, ts[0].Tensor)
 }
 
 // loadBinding reads the file of a NAME=FILE binding: a SciPy sparse matrix

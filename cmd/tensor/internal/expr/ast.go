@@ -86,6 +86,12 @@ type (
 	Ellipsis struct {
 		At int
 	}
+	// Lambda is lambda a, b: Body, the function argument of vjp and grad.
+	Lambda struct {
+		At     int
+		Params []string
+		Body   Node
+	}
 )
 
 // Kwarg is name=value in a call.
@@ -109,3 +115,4 @@ func (n *Call) Col() int      { return n.At }
 func (n *Index) Col() int     { return n.At }
 func (n *Slice) Col() int     { return n.At }
 func (n *Ellipsis) Col() int  { return n.At }
+func (n *Lambda) Col() int    { return n.At }

@@ -115,7 +115,12 @@ func (c *checker) node(n Node) error {
 		}
 		return c.node(n.X)
 	case *Call:
+		if name, ok := c.gradCallee(n); ok {
+			return c.gradCall(n, name)
+		}
 		return c.call(n)
+	case *Lambda:
+		return callErrorf(n.At, "a lambda can only be the first argument of vjp or grad")
 	case *Unary:
 		return c.node(n.X)
 	case *Binary:

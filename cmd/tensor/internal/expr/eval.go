@@ -20,6 +20,9 @@ type Env struct {
 	// MaxBytes, when positive, bounds the size of any one result; see
 	// Reserve.
 	MaxBytes int
+	// grad is the tape of vjp and grad, shared with the environments of
+	// their lambdas; nil until the first one runs (grad.go).
+	grad *gradState
 }
 
 // Bound reports whether name is bound to a tensor; it suits Check.
@@ -65,7 +68,7 @@ func (env *Env) Eval(n Node) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return attribute(x, n.Name)
+		return env.attribute(x, n.Name)
 	case *Call:
 		return env.call(n)
 	case *Index:
@@ -154,7 +157,7 @@ func (env *Env) negate(n *Unary) (Value, error) {
 	if err := env.reserveMul(t, int64(-1)); err != nil {
 		return nil, err
 	}
-	return tensor.Mul(t, int64(-1))
+	return env.tape().Mul(t, int64(-1))
 }
 
 func (env *Env) binary(n *Binary) (Value, error) {
@@ -185,7 +188,7 @@ func (env *Env) mul(x, y Value) (Value, error) {
 	if err := env.reserveMul(a, b); err != nil {
 		return nil, err
 	}
-	return tensor.Mul(a, b)
+	return env.tape().Mul(a, b)
 }
 
 func (env *Env) matmul(x, y Value) (Value, error) {
@@ -200,7 +203,7 @@ func (env *Env) matmul(x, y Value) (Value, error) {
 	if err := env.reserveMatmul(a, b); err != nil {
 		return nil, err
 	}
-	return tensor.Matmul(a, b, env.Matmul...)
+	return env.tape().Matmul(a, b, env.Matmul...)
 }
 
 // operand converts a value for tensor.Mul: tensors and Go numbers pass as
@@ -231,16 +234,16 @@ func toTensor(op string, v Value) (*tensor.Tensor, error) {
 }
 
 // attribute evaluates x.name for the names in attributes.
-func attribute(x Value, name string) (Value, error) {
+func (env *Env) attribute(x Value, name string) (Value, error) {
 	t, err := toTensor(name, x)
 	if err != nil {
 		return nil, err
 	}
 	switch name {
 	case "T":
-		return t.Transpose(), nil
+		return env.tape().Transpose(t)
 	case "mT":
-		return t.MT()
+		return env.tape().MT(t)
 	case "shape":
 		return shapeTuple(t.Shape()), nil
 	case "ndim":
@@ -264,6 +267,9 @@ func shapeTuple(s []int) Tuple {
 // call evaluates a function or method call.
 func (env *Env) call(n *Call) (Value, error) {
 	c := checker{bound: env.Bound}
+	if name, ok := c.gradCallee(n); ok {
+		return env.gradCall(n, name)
+	}
 	fn, name, receiver, err := c.callee(n)
 	if err != nil {
 		return nil, err
@@ -295,6 +301,9 @@ func (env *Env) index(n *Index) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if tup, ok := x.(Tuple); ok {
+		return env.indexTuple(tup, n.Items)
+	}
 	t, err := toTensor("index", x)
 	if err != nil {
 		return nil, err
@@ -319,7 +328,7 @@ func (env *Env) index(n *Index) (Value, error) {
 		}
 		ranges = append(ranges, r)
 	}
-	return t.Slice(ranges...)
+	return env.tape().Slice(t, ranges...)
 }
 
 // rangeOf converts one subscript item to a tensor.Range.

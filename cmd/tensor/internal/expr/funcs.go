@@ -101,9 +101,9 @@ func callToSparse(env *Env, name string, a []Value) (Value, error) {
 		}
 	}
 	if name == "to_sparse_csr" {
-		return x.ToSparseCSR()
+		return env.tape().ToSparseCSR(x)
 	}
-	return x.ToSparseCOO()
+	return env.tape().ToSparseCOO(x)
 }
 
 func callToDense(env *Env, name string, a []Value) (Value, error) {
@@ -114,7 +114,7 @@ func callToDense(env *Env, name string, a []Value) (Value, error) {
 	if err := env.Reserve(name, x.Shape(), x.DType()); err != nil {
 		return nil, err
 	}
-	return x.ToDense()
+	return env.tape().ToDense(x)
 }
 
 func callMatmul(env *Env, name string, a []Value) (Value, error) { return env.matmul(a[0], a[1]) }
@@ -143,7 +143,7 @@ func callProd(env *Env, name string, a []Value) (Value, error) {
 	if err := env.reserveProd(x, axes, keep); err != nil {
 		return nil, err
 	}
-	return tensor.Prod(x, opts...)
+	return env.tape().Prod(x, opts...)
 }
 
 func callTensor(env *Env, name string, a []Value) (Value, error) {
@@ -161,7 +161,7 @@ func callTensor(env *Env, name string, a []Value) (Value, error) {
 		if err := env.Reserve(name, storedShape(t), dt); err != nil {
 			return nil, err
 		}
-		return t.AsType(dt)
+		return env.tape().AsType(t, dt)
 	}
 	return listTensor(a[0], dt, name)
 }
@@ -178,7 +178,7 @@ func callAsType(env *Env, name string, a []Value) (Value, error) {
 	if err := env.Reserve("astype", storedShape(x), dt); err != nil {
 		return nil, err
 	}
-	return x.AsType(dt)
+	return env.tape().AsType(x, dt)
 }
 
 // callTranspose is NumPy's transpose: all axes reversed, or permuted as
@@ -189,13 +189,13 @@ func callTranspose(env *Env, name string, a []Value) (Value, error) {
 		return nil, err
 	}
 	if !given(a[1]) {
-		return x.Transpose(), nil
+		return env.tape().Transpose(x)
 	}
 	axes, err := intList(name, "axes", a[1])
 	if err != nil {
 		return nil, err
 	}
-	return x.Permute(axes...)
+	return env.tape().Permute(x, axes...)
 }
 
 func callReshape(env *Env, name string, a []Value) (Value, error) {
@@ -210,7 +210,7 @@ func callReshape(env *Env, name string, a []Value) (Value, error) {
 	if err := env.Reserve("reshape", x.Shape(), x.DType()); err != nil { // in case it copies
 		return nil, err
 	}
-	return x.Reshape(s...)
+	return env.tape().Reshape(x, s...)
 }
 
 func callBroadcastTo(env *Env, name string, a []Value) (Value, error) {
@@ -222,7 +222,7 @@ func callBroadcastTo(env *Env, name string, a []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return x.BroadcastTo(s...)
+	return env.tape().BroadcastTo(x, s...)
 }
 
 // callFill makes zeros and ones: float32 unless a dtype is given.

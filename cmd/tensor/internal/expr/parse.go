@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -286,6 +287,9 @@ func (p *parser) atom() (Node, error) {
 		p.take()
 		return &StringLit{At: t.Col, Value: t.Text}, nil
 	case Name:
+		if t.Text == "lambda" {
+			return p.lambda()
+		}
 		p.take()
 		return &Ident{At: t.Col, Name: t.Text}, nil
 	case Op:
@@ -302,6 +306,41 @@ func (p *parser) atom() (Node, error) {
 		}
 	}
 	return nil, p.unexpected(t)
+}
+
+// lambda parses "lambda a, b: body". The body is a whole expression, so a
+// lambda among call arguments ends at the next top-level comma, as in
+// Python.
+func (p *parser) lambda() (Node, error) {
+	kw := p.take()
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	n := &Lambda{At: kw.Col}
+	for !p.isOp(":") {
+		t := p.take()
+		if t.Kind != Name || t.Text == "lambda" {
+			return nil, &SyntaxError{Col: t.Col, Msg: "expected a parameter name in lambda, found " + t.describe()}
+		}
+		if slices.Contains(n.Params, t.Text) {
+			return nil, &SyntaxError{Col: t.Col, Msg: fmt.Sprintf("duplicate argument '%s' in lambda", t.Text)}
+		}
+		n.Params = append(n.Params, t.Text)
+		if !p.isOp(",") {
+			break
+		}
+		p.take()
+	}
+	if _, err := p.expect(":"); err != nil {
+		return nil, err
+	}
+	body, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	n.Body = body
+	return n, nil
 }
 
 func isRangeErr(err error) bool {
