@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -178,4 +179,63 @@ func fmt_(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// FuzzSparseNPZSizes builds SciPy archives from fuzzed size fields: the
+// shape member's two dimensions, the entry count, the row pointers' last
+// value and the format. The reader must return a valid matrix or a classed
+// error, and converting what it accepts must be a clean error or a result,
+// never a panic or an allocation for 2^40 rows.
+func FuzzSparseNPZSizes(f *testing.F) {
+	f.Add(int64(1<<40), int64(1), uint8(3), int64(3), uint8(1))
+	f.Add(int64(3), int64(1<<62), uint8(2), int64(2), uint8(0))
+	f.Add(int64(-1), int64(4), uint8(1), int64(1), uint8(2))
+	f.Add(int64(10_000_000_000), int64(0), uint8(0), int64(0), uint8(2))
+	f.Add(int64(math.MaxInt64), int64(math.MaxInt64), uint8(4), int64(math.MaxInt64), uint8(0))
+	f.Fuzz(func(t *testing.T, m, n int64, nnz uint8, last int64, format uint8) {
+		k := int(nnz % 16)
+		idx, vals := make([]int64, k), make([]float64, k)
+		for i := range idx {
+			idx[i], vals[i] = int64(i)%max(1, min(m, n, 7)), float64(i+1)
+		}
+		name := []string{"csr", "csc", "coo"}[int(format)%3]
+		members := map[string][]byte{
+			"format.npy": formatNPY(t, name),
+			"shape.npy":  spNPY(t, Must(FromSlice([]int64{m, n}))),
+			"data.npy":   spNPY(t, Must(FromSlice(vals))),
+		}
+		order := []string{"format.npy", "shape.npy", "data.npy"}
+		if name == "coo" {
+			members["row.npy"], members["col.npy"] = spNPY(t, Must(FromSlice(idx))), spNPY(t, Must(FromSlice(idx)))
+			order = append(order, "row.npy", "col.npy")
+		} else {
+			ptr := []int64{0, last}
+			members["indptr.npy"], members["indices.npy"] = spNPY(t, Must(FromSlice(ptr))), spNPY(t, Must(FromSlice(idx)))
+			order = append(order, "indptr.npy", "indices.npy")
+		}
+		z := spZip(t, members, order...)
+		s, err := ReadSparseNPZ(bytes.NewReader(z), int64(len(z)))
+		if err != nil {
+			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrDType) && !errors.Is(err, ErrShape) {
+				t.Fatalf("unclassed error: %v", err)
+			}
+			return
+		}
+		rows := s.Shape()[0]
+		for _, conv := range []func() (*Tensor, error){s.ToSparseCSR, s.ToSparseCOO} {
+			if rows > 1<<20 && s.Layout() == SparseCOO {
+				continue // its CSR form may be gigabytes of row pointers (see TestToSparseBoundsItsAllocation)
+			}
+			c, err := conv()
+			if err != nil {
+				if !errors.Is(err, ErrShape) {
+					t.Fatalf("conversion of a %v %v: %v", s.Layout(), s.Shape(), err)
+				}
+				continue
+			}
+			if c.Nnz() > s.Nnz() {
+				t.Fatalf("conversion grew %d entries to %d", s.Nnz(), c.Nnz())
+			}
+		}
+	})
 }

@@ -266,7 +266,8 @@ func (t *Tensor) copyContiguous(op string) (*Tensor, error) {
 type Range struct {
 	start, stop       int
 	hasStart, hasStop bool
-	step              int // 0 means 1, so that the zero Range is All()
+	step              int  // 0 means 1, so that the zero Range is All()
+	zeroStep          bool // an explicit By(0), which Slice rejects
 	index             bool
 }
 
@@ -293,17 +294,15 @@ func Index(i int) Range { return Range{start: i, hasStart: true, index: true} }
 // By returns r with a step: every step-th position, walking backwards for
 // a negative step (Python's "start:stop:step"; omitted bounds then start
 // from the end). A zero step is an error when the Range is used.
+//
+// Every int is a valid step, as in Python: a step beyond the dimension
+// selects the first position only (All().By(math.MaxInt) on 3 elements
+// is one element, as NumPy's a[::sys.maxsize]), and math.MinInt walks
+// backwards from the last.
 func (r Range) By(step int) Range {
-	if step == 0 {
-		step = zeroStep
-	}
-	r.step = step
+	r.step, r.zeroStep = step, step == 0
 	return r
 }
-
-// zeroStep marks an explicit By(0), which Slice rejects, apart from the zero
-// value's step of 0 that means 1.
-const zeroStep = -1 << 63
 
 // String formats r as Python slice syntax.
 func (r Range) String() string {
@@ -318,11 +317,10 @@ func (r Range) String() string {
 	if r.hasStop {
 		s += fmt.Sprint(r.stop)
 	}
-	switch r.step {
-	case 0, 1:
-	case zeroStep:
+	switch {
+	case r.zeroStep:
 		s += ":0"
-	default:
+	case r.step != 0 && r.step != 1:
 		s += ":" + fmt.Sprint(r.step)
 	}
 	return s
@@ -343,11 +341,11 @@ func (r Range) resolve(n int) (first, count, step int, err error) {
 		return i, 1, 1, nil
 	}
 	step = r.step
-	switch step {
-	case 0:
-		step = 1
-	case zeroStep:
+	switch {
+	case r.zeroStep:
 		return 0, 0, 0, fmt.Errorf("slice step cannot be zero: %w", ErrValue)
+	case step == 0:
+		step = 1
 	}
 	// clamp maps a bound into [lo, hi] after counting negatives from the end.
 	clamp := func(b, lo, hi int) int {
@@ -365,7 +363,9 @@ func (r Range) resolve(n int) (first, count, step int, err error) {
 			stop = clamp(r.stop, 0, n)
 		}
 		if stop > start {
-			count = (stop - start + step - 1) / step
+			// (stop-start-1)/step + 1, not the rounded-up quotient, whose
+			// numerator overflows for steps near math.MaxInt.
+			count = (stop-start-1)/step + 1
 		}
 		return start, count, step, nil
 	}
@@ -378,7 +378,8 @@ func (r Range) resolve(n int) (first, count, step int, err error) {
 		stop = clamp(r.stop, -1, n-1)
 	}
 	if start > stop {
-		count = (start-stop-1)/(-step) + 1
+		// In unsigned arithmetic, since -math.MinInt overflows an int.
+		count = int(uint(start-stop-1)/(-uint(step))) + 1
 	}
 	return start, count, step, nil
 }
@@ -411,8 +412,15 @@ func (t *Tensor) Slice(ranges ...Range) (*Tensor, error) {
 		if count > 0 {
 			offset += first * t.strides[d]
 		}
+		// With two or more positions the step is at most the dimension,
+		// so the stride cannot overflow; with fewer it is never taken,
+		// and a huge step must not make it overflow.
+		stride := t.strides[d]
+		if count > 1 {
+			stride *= step
+		}
 		if !ranges[d].index {
-			s, st = append(s, count), append(st, t.strides[d]*step)
+			s, st = append(s, count), append(st, stride)
 		}
 	}
 	return t.view(s, st, offset), nil

@@ -6,7 +6,9 @@ import (
 	"compress/flate"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -187,4 +189,57 @@ func TestReadBoolsNormalised(t *testing.T) {
 	if !bytes.Equal(a.Data, []byte{0, 1, 1, 1, 0}) {
 		t.Errorf("bool data %v, want [0 1 1 1 0]", a.Data)
 	}
+}
+
+// FuzzNPZSizes builds a one-member archive whose directory declares any
+// uncompressed size and whose .npy header any shape, over a stored or
+// deflated body that may be cut short: reading must fail cleanly or decode
+// exactly the declared data, and the Allocator may only ever be asked for
+// a buffer the archive's own bytes can fill.
+func FuzzNPZSizes(f *testing.F) {
+	f.Add(uint64(1<<40), int64(2), uint16(0), true, uint8(0))
+	f.Add(uint64(0), int64(137438953472), uint16(0), false, uint8(0))
+	f.Add(uint64(1<<63), int64(-1), uint16(100), true, uint8(3))
+	f.Add(uint64(144), int64(2), uint16(0), false, uint8(1))
+	f.Add(uint64(math.MaxUint64), int64(math.MaxInt64), uint16(7), true, uint8(7))
+	f.Fuzz(func(t *testing.T, declared uint64, dim int64, cut uint16, deflate bool, shapeKind uint8) {
+		shapes := []string{"(%d,)", "(%d, 2)", "(0, %d)", "(%d, %d)", "[%d]", "(%d, 3, 0)", "()", "(1, %d)"}
+		sh := shapes[int(shapeKind)%len(shapes)]
+		if n := strings.Count(sh, "%d"); n > 0 {
+			args := make([]any, n)
+			for i := range args {
+				args[i] = dim
+			}
+			sh = fmt.Sprintf(sh, args...)
+		}
+		body := npyOf("{'descr': '<f8', 'fortran_order': False, 'shape': "+sh+", }", make([]byte, 64))
+		if int(cut) < len(body) {
+			body = body[:len(body)-int(cut)]
+		}
+		m := rawMember{"x.npy", zip.Store, body, declared, crc32.ChecksumIEEE(body)}
+		if deflate {
+			m.method, m.body = zip.Deflate, deflated(t, body)
+		}
+		z := rawZip(t, m)
+		alloc := func(h Header, n int) ([]byte, error) {
+			if uint64(n) > uint64(len(z))*maxInflation+inflationSlack {
+				t.Fatalf("Allocator asked for %d bytes by a %d-byte archive", n, len(z))
+			}
+			return make([]byte, n), nil
+		}
+		entries, err := ReadNPZWith(bytes.NewReader(z), int64(len(z)), alloc)
+		if err != nil {
+			if !errors.Is(err, ErrFormat) && !errors.Is(err, dtype.ErrDType) {
+				t.Fatalf("error %v wraps neither ErrFormat nor dtype.ErrDType", err)
+			}
+			if len(err.Error()) > 600 {
+				t.Fatalf("error of %d bytes", len(err.Error()))
+			}
+			return
+		}
+		n, err := entries[0].Array.DataLen()
+		if err != nil || n != len(entries[0].Array.Data) || declared != uint64(len(body)) {
+			t.Fatalf("accepted %d data bytes for a header of %d (%v), %d declared for %d", len(entries[0].Array.Data), n, err, declared, len(body))
+		}
+	})
 }
