@@ -73,6 +73,12 @@ func foldF32AVX512(l [lanes4]float32) float32
 //	for half := 16; half > 0; half /= 2 { for j := range half { l[j] *= l[j+half] } }; return l[0]
 func foldF64AVX512(l [lanes8]float64) float64
 
+// foldF32AVX2 and foldF64AVX2 are foldF32AVX512 and foldF64AVX512 in ymm
+// registers: the same products, so the same bits.
+func foldF32AVX2(l [lanes4]float32) float32
+
+func foldF64AVX2(l [lanes8]float64) float64
+
 var prodAVX512 = prodKernels{
 	f32: prodF32AVX512, f64: prodF64AVX512,
 	i32: prodI32AVX512, i64: prodI64AVX512,
@@ -82,15 +88,14 @@ var prodAVX512 = prodKernels{
 	foldF32: foldF32AVX512, foldF64: foldF64AVX512,
 }
 
-// prodAVX2 reduces int64 in Go: AVX2 has no 64-bit multiply. Its folds are
-// the Go ones.
+// prodAVX2 reduces int64 in Go: AVX2 has no 64-bit multiply.
 var prodAVX2 = prodKernels{
 	f32: prodF32AVX2, f64: prodF64AVX2,
 	i32: prodI32AVX2, i64: blocks8[int64],
 	i8: prodI8AVX2, u8: prodU8AVX2,
 	i16: prodI16AVX2, u16: prodU16AVX2,
 	f16: prodF16AVX2, bf16: prodBF16AVX2,
-	foldF32: foldGoF32, foldF64: foldGoF64,
+	foldF32: foldF32AVX2, foldF64: foldF64AVX2,
 }
 
 func init() {

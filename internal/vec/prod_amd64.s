@@ -244,3 +244,53 @@ TEXT ·foldF64AVX512(SB), NOSPLIT, $0-264
 	VMOVSD        X0, ret+256(FP)
 	VZEROUPPER
 	RET
+
+// The AVX2 folds: foldF32AVX512 and foldF64AVX512 with the lanes in eight
+// ymm (Y0..Y7, lanes 8i.. of l in Yi for float32, 4i.. for float64), the
+// same pairs multiplied in the same rounds.
+
+// func foldF32AVX2(l [64]float32) float32
+TEXT ·foldF32AVX2(SB), NOSPLIT, $0-260
+	LEAQ         l+0(FP), SI
+	VMOVUPS      (SI), Y0
+	VMOVUPS      32(SI), Y1
+	VMOVUPS      64(SI), Y2
+	VMOVUPS      96(SI), Y3
+	VMULPS       128(SI), Y0, Y0 // half 32: lanes 0-31
+	VMULPS       160(SI), Y1, Y1
+	VMULPS       192(SI), Y2, Y2
+	VMULPS       224(SI), Y3, Y3
+	VMULPS       Y2, Y0, Y0      // half 16
+	VMULPS       Y3, Y1, Y1
+	VMULPS       Y1, Y0, Y0      // half 8
+	VEXTRACTF128 $1, Y0, X1
+	VMULPS       X1, X0, X0      // half 4
+	VMOVHLPS     X0, X0, X1
+	VMULPS       X1, X0, X0      // half 2
+	VMOVSHDUP    X0, X1
+	VMULSS       X1, X0, X0      // half 1
+	VMOVSS       X0, ret+256(FP)
+	VZEROUPPER
+	RET
+
+// func foldF64AVX2(l [32]float64) float64
+TEXT ·foldF64AVX2(SB), NOSPLIT, $0-264
+	LEAQ         l+0(FP), SI
+	VMOVUPD      (SI), Y0
+	VMOVUPD      32(SI), Y1
+	VMOVUPD      64(SI), Y2
+	VMOVUPD      96(SI), Y3
+	VMULPD       128(SI), Y0, Y0 // half 16: lanes 0-15
+	VMULPD       160(SI), Y1, Y1
+	VMULPD       192(SI), Y2, Y2
+	VMULPD       224(SI), Y3, Y3
+	VMULPD       Y2, Y0, Y0      // half 8
+	VMULPD       Y3, Y1, Y1
+	VMULPD       Y1, Y0, Y0      // half 4
+	VEXTRACTF128 $1, Y0, X1
+	VMULPD       X1, X0, X0      // half 2
+	VMOVHLPS     X0, X0, X1
+	VMULSD       X1, X0, X0      // half 1
+	VMOVSD       X0, ret+256(FP)
+	VZEROUPPER
+	RET
