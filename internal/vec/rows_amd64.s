@@ -20,6 +20,43 @@
 	DECQ  AX; \
 	KMOVQ AX, K1
 
+// ROWS4_256 is the AVX2 four-row kernel for L lanes a ymm: two vectors of
+// accumulators a step while 2·L elements remain, then one, leaving fewer
+// than L for the Go twin (there is no masked multiply). Two vectors a step
+// keep eight row loads in flight; the rows stream from memory.
+#define ROWS4_256(MOVU, MUL, L) \
+	CMPQ CX, $(2*L); \
+	JB   one; \
+	MOVU (DI), Y0; \
+	MOVU 32(DI), Y1; \
+	MUL  (SI), Y0, Y0; \
+	MUL  32(SI), Y1, Y1; \
+	MUL  (SI)(DX*1), Y0, Y0; \
+	MUL  32(SI)(DX*1), Y1, Y1; \
+	MUL  (R8), Y0, Y0; \
+	MUL  32(R8), Y1, Y1; \
+	MUL  (R8)(DX*1), Y0, Y0; \
+	MUL  32(R8)(DX*1), Y1, Y1; \
+	MOVU Y0, (DI); \
+	MOVU Y1, 32(DI); \
+	ADDQ $64, DI; \
+	ADDQ $64, SI; \
+	ADDQ $64, R8; \
+	SUBQ $(2*L), CX; \
+	JMP  loop; \
+one: \
+	CMPQ CX, $L; \
+	JB   done; \
+	MOVU (DI), Y0; \
+	MUL  (SI), Y0, Y0; \
+	MUL  (SI)(DX*1), Y0, Y0; \
+	MUL  (R8), Y0, Y0; \
+	MUL  (R8)(DX*1), Y0, Y0; \
+	MOVU Y0, (DI); \
+done: \
+	VZEROUPPER; \
+	RET
+
 // func rows4F32AVX512(acc, x []float32, stride int)
 TEXT ·rows4F32AVX512(SB), NOSPLIT, $0-56
 	ROWS4_ARGS(2)
@@ -81,3 +118,15 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func rows4F32AVX2(acc, x []float32, stride int)
+TEXT ·rows4F32AVX2(SB), NOSPLIT, $0-56
+	ROWS4_ARGS(2)
+loop:
+	ROWS4_256(VMOVUPS, VMULPS, 8)
+
+// func rows4F64AVX2(acc, x []float64, stride int)
+TEXT ·rows4F64AVX2(SB), NOSPLIT, $0-56
+	ROWS4_ARGS(3)
+loop:
+	ROWS4_256(VMOVUPD, VMULPD, 4)
