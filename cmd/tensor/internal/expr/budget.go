@@ -1,6 +1,9 @@
 package expr
 
 import (
+	"fmt"
+	"math/bits"
+
 	"github.com/tensor-go/tensor"
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/shape"
@@ -27,10 +30,20 @@ func (env *Env) Reserve(op string, s []int, dt dtype.DType) error {
 		return nil
 	}
 	if size := dt.Size(); n > env.MaxBytes/size {
-		return evalErr(op, tensor.ErrShape, "a result of shape %s and dtype %v needs %d bytes, more than the %d bytes of memory available",
-			shape.String(s), dt, uint64(n)*uint64(size), env.MaxBytes)
+		return evalErr(op, tensor.ErrShape, "a result of shape %s and dtype %v needs %s, more than the %d bytes of memory available",
+			shape.String(s), dt, byteCount(n, size), env.MaxBytes)
 	}
 	return nil
+}
+
+// byteCount says how many bytes n elements of size bytes take, in words
+// when the count overflows 64 bits (it once printed "needs 0 bytes").
+func byteCount(n, size int) string {
+	hi, lo := bits.Mul64(uint64(n), uint64(size))
+	if hi != 0 {
+		return fmt.Sprintf("%d·%d bytes (more than 2^64)", n, size)
+	}
+	return fmt.Sprintf("%d bytes", lo)
 }
 
 // reserveMul checks the result of mul(a, b) for operands as operand

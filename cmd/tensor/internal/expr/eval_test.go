@@ -230,6 +230,16 @@ func TestReserve(t *testing.T) {
 		{"prod(broadcast_to(1.0, (251, 4)), axis=1, keepdims=True)", false},
 		{"x.T.reshape(-1)", false},
 	}
+	// A size that overflows 64 bits is said in words, not as its remainder
+	// ("needs 0 bytes" for 2^62 float32 elements, before).
+	env := &Env{Vars: vars, MaxBytes: 1000}
+	n, err := Parse("prod(zeros((0, 4611686018427387904)), axis=0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.Eval(n); !errors.Is(err, tensor.ErrShape) || strings.Contains(err.Error(), "needs 0 bytes") || !strings.Contains(err.Error(), "more than 2^64") {
+		t.Errorf("the 2^62-element prod: %v, want a budget error saying more than 2^64 bytes", err)
+	}
 	for _, tc := range tests {
 		n, err := Parse(tc.src)
 		if err != nil {
