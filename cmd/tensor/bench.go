@@ -16,7 +16,7 @@ import (
 
 	"github.com/tensor-go/tensor"
 	"github.com/tensor-go/tensor/dtype"
-	"github.com/tensor-go/tensor/internal/storage"
+	"github.com/tensor-go/tensor/internal/cpufeat"
 )
 
 // defaultWorkloads is a copy of the project's shared
@@ -46,28 +46,15 @@ type workload struct {
 type benchArgs struct {
 	workloads []byte
 	threads   int
-	reps      int
-	warmup    int // calls before timing; 0 means reps+1 (see warmupCalls)
+	budget    time.Duration // per workload: three blocks of a third each
+	variant   string        // "" (plain loop), "release" or "into"
 	filters   []string
 }
 
-// warmupCalls is how many untimed calls precede the timed ones. By default
-// it is reps+1, the state PyTorch is timed in by peers.py: the script builds
-// each workload's arrays once and times NumPy (one warm-up call and reps
-// timed ones) before PyTorch on the same arrays. Here the first passes over
-// fresh operands run up to three times slower than later ones (a 64 MiB
-// product reduction 4–6 ms, then 1.5 ms after about ten passes, whatever
-// the library), and the memory pool wins results back only after its first
-// collections. --warmup 1 reproduces the conditions NumPy is timed in.
-func (b *benchArgs) warmupCalls() int {
-	if b.warmup > 0 {
-		return b.warmup
-	}
-	return b.reps + 1
-}
+const benchUsage = "usage: tensor bench [--workloads FILE] [--threads N] [--budget SECONDS] [--release|--into] [FILTER ...]"
 
 func parseBenchArgs(args []string) (*benchArgs, error) {
-	b := &benchArgs{workloads: defaultWorkloads, threads: runtime.NumCPU(), reps: 5}
+	b := &benchArgs{workloads: defaultWorkloads, threads: runtime.NumCPU(), budget: 900 * time.Millisecond}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		if !strings.HasPrefix(arg, "-") {
@@ -80,8 +67,18 @@ func parseBenchArgs(args []string) (*benchArgs, error) {
 		}
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(arg, "-"), "=")
 		name = strings.TrimPrefix(name, "-")
-		if name == "h" || name == "help" {
-			return nil, usagef("usage: tensor bench [--workloads FILE] [--threads N] [--reps R] [--warmup W] [FILTER ...]")
+		switch name {
+		case "h", "help":
+			return nil, usagef("%s", benchUsage)
+		case "release", "into":
+			if hasValue {
+				return nil, usagef("bench: flag --%s takes no value", name)
+			}
+			if b.variant != "" && b.variant != name {
+				return nil, usagef("bench: --release and --into exclude each other")
+			}
+			b.variant = name
+			continue
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
@@ -97,19 +94,18 @@ func parseBenchArgs(args []string) (*benchArgs, error) {
 				return nil, fmt.Errorf("tensor: bench: %w", err)
 			}
 			b.workloads = data
-		case "threads", "reps", "warmup":
+		case "threads":
 			n, err := strconv.Atoi(value)
 			if err != nil || n < 1 {
 				return nil, usagef("bench: --%s must be a positive integer, not %q", name, value)
 			}
-			switch name {
-			case "threads":
-				b.threads = n
-			case "reps":
-				b.reps = n
-			default:
-				b.warmup = n
+			b.threads = n
+		case "budget":
+			s, err := strconv.ParseFloat(value, 64)
+			if err != nil || !(s > 0) || s > 3600 {
+				return nil, usagef("bench: --budget must be a positive number of seconds, not %q", value)
 			}
+			b.budget = time.Duration(s * float64(time.Second))
 		default:
 			return nil, usagef("bench: unknown flag %s", arg)
 		}
@@ -133,29 +129,27 @@ func runBench(args []string, stdout io.Writer) error {
 		if len(b.filters) > 0 && !slices.ContainsFunc(b.filters, func(f string) bool { return strings.Contains(w.Name, f) }) {
 			continue
 		}
-		line := benchOne(w, b)
-		if _, err := fmt.Fprintln(stdout, line); err != nil {
+		if _, err := fmt.Fprintln(stdout, benchOne(w, b)); err != nil {
 			return err
 		}
-		// Drop this workload's operands before the next one allocates its
-		// own. A collection is enough: the memory stays mapped for the next
-		// workload, as a C peer's freed blocks stay with its malloc
-		// (debug.FreeOSMemory would hand every page back to the kernel and
-		// make the next workload fault each one in again).
-		runtime.GC()
 	}
 	return nil
 }
 
-// benchOne times one workload and returns its JSON line.
+// benchOne times one workload and returns its JSON line: the peers
+// script's fields, then which kernel set ran and, for --release and
+// --into, the variant.
 func benchOne(w workload, b *benchArgs) string {
-	call, err := prepare(w)
-	if err != nil {
+	fail := func(err error) string {
 		return jsonLine("lib", "tensor", "name", w.Name, "error", err.Error())
 	}
-	secs, err := medianTime(call, b.warmupCalls(), b.reps)
+	call, err := prepare(w, b.variant)
 	if err != nil {
-		return jsonLine("lib", "tensor", "name", w.Name, "error", err.Error())
+		return fail(err)
+	}
+	secs, err := loopTime(call, b.budget)
+	if err != nil {
+		return fail(err)
 	}
 	fields := []any{"lib", "tensor", "name", w.Name, "threads", b.threads, "seconds", secs}
 	if w.Flops > 0 {
@@ -164,71 +158,57 @@ func benchOne(w workload, b *benchArgs) string {
 	if w.Bytes > 0 {
 		fields = append(fields, "gbps", round2(w.Bytes/secs/1e9))
 	}
+	fields = append(fields, "kernels", kernelSet())
+	if b.variant != "" {
+		fields = append(fields, "variant", b.variant)
+	}
 	return jsonLine(fields...)
 }
 
-// medianTime calls f warmup times, then reps times, and returns the
-// median duration of the reps timed calls in seconds, as the peers script
-// does. Each call releases its result (see released), as NumPy's reference
-// counting frees it. Results that cannot be released (sparse ones) are
-// left to the collector: before the last warm-up call medianTime collects
-// garbage and waits for the memory pool to win back what the warm-up calls
-// dropped, as Go's testing package collects before each timed run, so that
-// the timed calls do not fault in fresh memory (~1.5 µs a 4 KiB page on
-// this VM) as a loop's first calls would. After the collection the last
-// warm-up call is repeated for settleTime, so that the timed calls do not
-// start on cores that were idle while it ran, or on threads it left
-// sharing one core (see settleTime).
-func medianTime(f func() error, warmup, reps int) (float64, error) {
-	for range warmup - 1 {
-		if err := f(); err != nil {
-			return 0, err
-		}
+// loopTime is the peers script's protocol (peers.py --budget), the loop a
+// user writes: one untimed call, then three blocks, each calling f until a
+// third of budget has passed (at least once); a block's figure is its mean
+// time per call, and the best block's is returned, in seconds. Nothing
+// else happens between calls: no collection, no settling, results dropped.
+func loopTime(f func() error, budget time.Duration) (float64, error) {
+	if err := f(); err != nil {
+		return 0, err
 	}
-	storage.Collect()
-	for start := time.Now(); ; {
-		if err := f(); err != nil {
-			return 0, err
+	best := math.Inf(1)
+	for range 3 {
+		n, start := 0, time.Now()
+		for n == 0 || time.Since(start) < budget/3 {
+			if err := f(); err != nil {
+				return 0, err
+			}
+			n++
 		}
-		if time.Since(start) >= settleTime {
-			break
-		}
+		best = min(best, time.Since(start).Seconds()/float64(n))
 	}
-	ts := make([]float64, reps)
-	for i := range ts {
-		start := time.Now()
-		if err := f(); err != nil {
-			return 0, err
-		}
-		ts[i] = time.Since(start).Seconds()
-	}
-	slices.Sort(ts)
-	return ts[len(ts)/2], nil
+	return best, nil
 }
 
-// settleTime is how long the calls after the collection run before the
-// timed ones. Blocked during the collection, the caller's thread often
-// comes back on the core where a parallel helper polls, and Linux takes a
-// few milliseconds to move one of them: the 16384 8×8 batch ran its first
-// four to six calls after the collection at one core's speed (470 µs
-// instead of 240), so that one benchmark run in five reported that. A
-// variable so that tests can count calls.
-var settleTime = 10 * time.Millisecond
+// kernelSet names the kernel set the library dispatches to on this
+// machine, as internal/cpufeat selects it.
+func kernelSet() string {
+	switch {
+	case !assemblyKernels:
+		return "generic"
+	case cpufeat.AVX512:
+		return "avx512"
+	case cpufeat.AVX2FMA:
+		return "avx2"
+	}
+	return "generic"
+}
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
 
-// released drops a timed call's result as the peers drop theirs. NumPy and
-// PyTorch free a result when its reference count falls to zero, and their
-// next result reuses the block, still in cache; Release is how a Go
-// program says the same, so that the memory goes straight to the next
-// result instead of waiting for a collection (see Tensor.Release).
-func released(t *tensor.Tensor, err error) error {
-	t.Release()
-	return err
-}
-
-// prepare builds a workload's operands and returns the timed call.
-func prepare(w workload) (func() error, error) {
+// prepare builds a workload's operands and returns the timed call. With
+// variant "" the call drops its result, as a plain loop does; "release"
+// hands it back with Tensor.Release; "into" writes every call into one
+// output made beforehand (dense results only).
+func prepare(w workload, variant string) (func() error, error) {
 	a, err := operandOf(w.A, w.ASparse, w.ANnz, w.DType, 1)
 	if err != nil {
 		return nil, err
@@ -246,19 +226,46 @@ func prepare(w workload) (func() error, error) {
 			return nil, err
 		}
 	}
+	var op func() (*tensor.Tensor, error)
+	var into func(out *tensor.Tensor) error
 	switch w.Op {
 	case "matmul":
-		return func() error { return released(tensor.Matmul(a, b)) }, nil
+		op = func() (*tensor.Tensor, error) { return tensor.Matmul(a, b) }
+		into = func(out *tensor.Tensor) error { return tensor.MatmulInto(out, a, b) }
 	case "mul":
-		return func() error { return released(tensor.Mul(a, b)) }, nil
+		op = func() (*tensor.Tensor, error) { return tensor.Mul(a, b) }
+		into = func(out *tensor.Tensor) error { return tensor.MulInto(out, a, b) }
 	case "prod":
 		opts, err := axisOptions(w.Axis)
 		if err != nil {
 			return nil, err
 		}
-		return func() error { return released(tensor.Prod(a, opts...)) }, nil
+		op = func() (*tensor.Tensor, error) { return tensor.Prod(a, opts...) }
+		into = func(out *tensor.Tensor) error { return tensor.ProdInto(out, a, opts...) }
+	default:
+		return nil, fmt.Errorf("unknown op %q", w.Op)
 	}
-	return nil, fmt.Errorf("unknown op %q", w.Op)
+	switch variant {
+	case "release":
+		return func() error {
+			t, err := op()
+			t.Release()
+			return err
+		}, nil
+	case "into":
+		out, err := op()
+		if err != nil {
+			return nil, err
+		}
+		if out.Layout() != tensor.Strided {
+			return nil, fmt.Errorf("--into: the result is %s, and only dense results can be written into", out.Layout())
+		}
+		return func() error { return into(out) }, nil
+	}
+	return func() error {
+		_, err := op()
+		return err
+	}, nil
 }
 
 // operand draws the workload's input distribution: floats uniform in

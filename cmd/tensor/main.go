@@ -5,7 +5,7 @@
 //
 //	tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] EXPR [NAME=FILE.npy|FILE.npz ...]
 //	tensor info FILE.npy ...
-//	tensor bench [--workloads FILE] [--threads N] [--reps R] [FILTER ...]
+//	tensor bench [--workloads FILE] [--threads N] [--budget SECONDS] [--release|--into] [FILTER ...]
 //	tensor help
 //
 // # eval
@@ -84,7 +84,13 @@
 // file's distributions: floats uniform in [0.9999, 1.0001), integers in
 // {1, 2}. --threads sets GOMAXPROCS (default: the number of CPUs). Sparse
 // operands have the workload's number of entries at distinct random
-// positions (seeded), with values drawn as above.
+// positions (seeded), with values drawn as above. Each workload is timed as
+// bench/peers.py --budget times its peers, the loop users write: one
+// untimed call, then three blocks of calls of a third of --budget each
+// (default 0.9 s), results dropped; the best block's mean per call is the
+// figure. --release hands each result back with Tensor.Release, --into
+// writes every call into one output; the line then says "variant". The
+// line's "kernels" names the kernel set that ran.
 package main
 
 import (
@@ -105,7 +111,7 @@ const (
 const usage = `usage:
   tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] EXPR [NAME=FILE.npy|FILE.npz ...]
   tensor info FILE.npy ...
-  tensor bench [--workloads FILE] [--threads N] [--reps R] [FILTER ...]
+  tensor bench [--workloads FILE] [--threads N] [--budget SECONDS] [--release|--into] [FILTER ...]
   tensor help
 
 eval evaluates EXPR, a Python expression over the named .npy files, and

@@ -474,7 +474,7 @@ func TestBench(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "w.json"), []byte(workloads), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := runIn(t, dir, "bench", "--workloads", "w.json", "--threads", "1", "--reps", "3")
+	got := runIn(t, dir, "bench", "--workloads", "w.json", "--threads", "1", "--budget", "0.03")
 	if got.code != 0 || got.stderr != "" {
 		t.Fatalf("bench: %+v", got)
 	}
@@ -503,7 +503,7 @@ func TestBench(t *testing.T) {
 				}
 			}
 		})
-		if want := []string{rate, "lib", "name", "seconds", "threads"}; !slices.Equal(keys, want) {
+		if want := []string{rate, "kernels", "lib", "name", "seconds", "threads"}; !slices.Equal(keys, want) {
 			t.Errorf("line %q has keys %v, want %v", line, keys, want)
 		}
 		if rec["threads"] != 1.0 || !(rec["seconds"].(float64) > 0) {
@@ -514,7 +514,7 @@ func TestBench(t *testing.T) {
 		}
 	}
 	// Filters select by substring.
-	got = runIn(t, dir, "bench", "--workloads=w.json", "--reps=1", "prod/", "8x8")
+	got = runIn(t, dir, "bench", "--workloads=w.json", "--budget=0.01", "prod/", "8x8")
 	if n := strings.Count(got.stdout, "\n"); got.code != 0 || n != 3 {
 		t.Errorf("filtered bench printed %d lines (exit %d), want 3:\n%s", n, got.code, got.stdout)
 	}
@@ -526,6 +526,10 @@ func TestEmbeddedWorkloads(t *testing.T) {
 	shared, err := os.ReadFile("../../../shared/bench/workloads.json")
 	if err == nil && !bytes.Equal(shared, defaultWorkloads) {
 		t.Error("cmd/tensor/workloads.json differs from shared/bench/workloads.json; copy it again")
+	}
+	inRepo, err := os.ReadFile("../../bench/workloads.json")
+	if err != nil || !bytes.Equal(inRepo, defaultWorkloads) {
+		t.Errorf("cmd/tensor/workloads.json differs from bench/workloads.json, which bench/peers.py reads (%v); copy it again", err)
 	}
 	var file struct {
 		Workloads []workload `json:"workloads"`
@@ -568,103 +572,74 @@ func TestDistinctPositions(t *testing.T) {
 	}
 }
 
-// TestBenchWarmup checks the warm-up count: reps+1 by default (the calls
-// peers.py makes with NumPy before it times PyTorch on the same arrays),
-// or what --warmup says.
-func TestBenchWarmup(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want int
-	}{
-		{nil, 6},
-		{[]string{"--reps", "7"}, 8},
-		{[]string{"--warmup", "1"}, 1},
-		{[]string{"--warmup=3", "--reps=9"}, 3},
-	} {
-		b, err := parseBenchArgs(tc.args)
-		if err != nil {
-			t.Fatalf("parseBenchArgs(%q): %v", tc.args, err)
-		}
-		if got := b.warmupCalls(); got != tc.want {
-			t.Errorf("parseBenchArgs(%q).warmupCalls() = %d, want %d", tc.args, got, tc.want)
-		}
-	}
-	if _, err := parseBenchArgs([]string{"--warmup", "0"}); err == nil {
-		t.Error("--warmup 0 was accepted")
-	}
-	defer func(old time.Duration) { settleTime = old }(settleTime)
-	settleTime = 0
+// TestLoopTime checks the peers script's protocol: one untimed call, then
+// three blocks of at least a third of the budget each, and the best
+// block's mean per call as the figure.
+func TestLoopTime(t *testing.T) {
+	const budget = 30 * time.Millisecond
 	calls := 0
-	if _, err := medianTime(func() error { calls++; return nil }, 3, 5); err != nil || calls != 8 {
-		t.Errorf("medianTime(f, 3, 5) called f %d times (err %v), want 8", calls, err)
-	}
-}
-
-// TestBenchSettlesAfterCollecting checks that the calls after the
-// collection go on for settleTime before the timed ones.
-func TestBenchSettlesAfterCollecting(t *testing.T) {
-	defer func(old time.Duration) { settleTime = old }(settleTime)
-	settleTime = 20 * time.Millisecond
-	calls := 0
-	f := func() error { calls++; time.Sleep(time.Millisecond); return nil }
-	start := time.Now()
-	if _, err := medianTime(f, 3, 2); err != nil {
-		t.Fatal(err)
-	}
-	if took := time.Since(start); took < settleTime || calls < 2+1+2 {
-		t.Errorf("medianTime took %v and %d calls, want at least %v and 5", took, calls, settleTime)
-	}
-}
-
-// TestBenchTimedCallsReuseWarmupResults checks that the collection before
-// the last warm-up call hands the results the warm-up calls dropped to the
-// timed calls: with six warm-up calls, the last warm-up call and three
-// timed ones all find a free buffer instead of fresh memory.
-func TestBenchTimedCallsReuseWarmupResults(t *testing.T) {
-	const size = 256 << 10 // pooled, below the sizes the pool collects for itself
-	before := storage.ReadStats()
-	hits := 0
-	call := 0
 	f := func() error {
-		call++
-		s := storage.ReadStats()
-		storage.Get(size, false) // dropped at once, as a benchmarked result is
-		if call > 5 {
-			hits += storage.ReadStats().Hits - s.Hits
+		calls++
+		if calls == 5 { // one slow call in the first block
+			time.Sleep(8 * time.Millisecond)
 		}
+		time.Sleep(time.Millisecond)
 		return nil
 	}
-	defer func(old time.Duration) { settleTime = old }(settleTime)
-	settleTime = 0
-	if _, err := medianTime(f, 6, 3); err != nil {
-		t.Fatal(err)
-	}
-	if hits != 4 {
-		t.Errorf("%d of the 4 calls after the collection reused a buffer (pool before %+v, after %+v)",
-			hits, before, storage.ReadStats())
-	}
-}
-
-// TestBenchReleasesResults checks that a timed call hands its result back,
-// so that the next call reuses its memory without a collection, as NumPy's
-// next call reuses the block its reference count freed.
-func TestBenchReleasesResults(t *testing.T) {
-	f, err := prepare(workload{Name: "mm", Op: "matmul", A: []int{64, 64}, B: []int{64, 64}, DType: "float64"})
+	start := time.Now()
+	secs, err := loopTime(f, budget)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f(); err != nil {
-		t.Fatal(err)
+	if took := time.Since(start); took < budget {
+		t.Errorf("loopTime took %v, less than its budget %v", took, budget)
 	}
-	before := storage.ReadStats()
-	for range 5 {
+	if calls < 1+3*5 {
+		t.Errorf("loopTime made %d calls of about 1 ms in a 30 ms budget, want at least 16", calls)
+	}
+	if secs < 0.001 || secs > 0.0015+0.008/10 {
+		t.Errorf("loopTime = %v s, want the best block's mean, about 1 ms", secs)
+	}
+	calls = 0
+	if _, err := loopTime(func() error { calls++; time.Sleep(20 * time.Millisecond); return nil }, budget); err != nil || calls != 4 {
+		t.Errorf("calls longer than a block: %d calls (err %v), want 4, one per block after the untimed one", calls, err)
+	}
+	if _, err := loopTime(func() error { return errors.New("boom") }, budget); err == nil {
+		t.Error("loopTime hid the call's error")
+	}
+}
+
+// TestBenchVariants checks what a timed call does with its result: the
+// plain loop drops it (the pool is not told), --release hands it back,
+// --into writes into one output made beforehand.
+func TestBenchVariants(t *testing.T) {
+	w := workload{Name: "mm", Op: "matmul", A: []int{64, 64}, B: []int{64, 64}, DType: "float64"}
+	run := func(variant string) (hits, grown int, allocs float64) {
+		f, err := prepare(w, variant)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := f(); err != nil {
 			t.Fatal(err)
 		}
+		before := storage.ReadStats()
+		allocs = testing.AllocsPerRun(5, func() {
+			if err := f(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		after := storage.ReadStats()
+		return after.Hits - before.Hits, after.Grown - before.Grown, allocs
 	}
-	after := storage.ReadStats()
-	if after.Hits != before.Hits+5 || after.Grown != before.Grown {
-		t.Errorf("five calls after the first: %d hits and %d new buffers, want 5 and 0 (before %+v, after %+v)",
-			after.Hits-before.Hits, after.Grown-before.Grown, before, after)
+	if hits, _, _ := run("release"); hits < 6 {
+		t.Errorf("--release: %d of 6 calls reused the released result, want all", hits)
 	}
+	if hits, grown, allocs := run("into"); hits != 0 || grown != 0 || allocs != 0 {
+		t.Errorf("--into: %d hits, %d new buffers, %v allocations a call, want none", hits, grown, allocs)
+	}
+	if _, err := prepare(workload{Name: "s", Op: "matmul", A: []int{4, 4}, ASparse: "csr", ANnz: 2, B: []int{4, 4}, BSparse: "csr", BNnz: 2, DType: "float32"}, "into"); err == nil {
+		t.Error("--into with a sparse result was accepted")
+	}
+	expect(t, t.TempDir(), usageErr("bench: --release and --into exclude each other"), "bench", "--release", "--into")
+	expect(t, t.TempDir(), usageErr(`bench: --budget must be a positive number of seconds, not "0"`), "bench", "--budget", "0")
 }
