@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"errors"
+	"runtime/debug"
 	"testing"
 )
 
@@ -15,4 +16,22 @@ func TestHugeShapeIsAnErrorNotACrash(t *testing.T) {
 	if maxBytes <= 0 || maxBytes > 1<<40 {
 		t.Fatalf("maxBytes = %d, want a positive bound of at most 1 TiB", maxBytes)
 	}
+}
+
+// TestAllocationOverGOMEMLIMITIsAnError checks that GOMEMLIMIT, set by the
+// program at run time, bounds one allocation: 256 MiB under a 128 MiB
+// limit is refused, and fits again once the limit is lifted.
+func TestAllocationOverGOMEMLIMITIsAnError(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	debug.SetMemoryLimit(128 << 20)
+	if _, err := Zeros(Float32, 64<<20); !errors.Is(err, ErrShape) {
+		t.Fatalf("256 MiB under GOMEMLIMIT=128MiB: error %v, want ErrShape", err)
+	}
+	debug.SetMemoryLimit(old)
+	x, err := Zeros(Float32, 16<<20)
+	if err != nil {
+		t.Fatalf("64 MiB with the limit lifted: %v", err)
+	}
+	x.Release()
 }

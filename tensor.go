@@ -80,12 +80,6 @@ type Tensor struct {
 	writes unsafe.Pointer
 }
 
-// maxBytes bounds a single allocation, so that a bad shape fails with an
-// error instead of aborting the process when the runtime cannot satisfy it
-// (Go's out-of-memory failure cannot be recovered). It is the machine's
-// memory (RAM plus swap) where the operating system tells it, else 1 TiB.
-var maxBytes = memoryLimit(1 << 40)
-
 // alloc returns storage for n elements of dt, zeroed when zero is set and
 // otherwise holding arbitrary bytes. Large buffers come from package
 // storage, which recycles the memory of results nothing refers to any more;
@@ -97,7 +91,10 @@ func alloc(dt dtype.DType, n int, zero bool) (p unsafe.Pointer, class int, err e
 	}
 	size := dt.Size()
 	if n > maxBytes/size {
-		return nil, 0, opErr("alloc", ErrShape, "%d elements of %v need more than the %d bytes of this machine's memory", n, dt, maxBytes)
+		return nil, 0, opErr("alloc", ErrShape, "%d elements of %v need more than the %d bytes this process may use", n, dt, maxBytes)
+	}
+	if limit := allocLimit(n * size); limit > 0 {
+		return nil, 0, opErr("alloc", ErrShape, "%d elements of %v need %d bytes, more than the %d bytes this process may allocate now", n, dt, n*size, limit)
 	}
 	p, class = storage.Take(n*size, zero)
 	return p, class, nil

@@ -1,0 +1,30 @@
+package memlimit
+
+import (
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestAddressSpaceLimit lowers RLIMIT_AS's soft limit (to far above what
+// the test uses) and reads it back; the hard limit lets it be raised again.
+func TestAddressSpaceLimit(t *testing.T) {
+	var old unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_AS, &old); err != nil {
+		t.Skip(err)
+	}
+	const limit = 1 << 44
+	if old.Cur != unix.RLIM_INFINITY && old.Cur < limit {
+		t.Skip("RLIMIT_AS is lower than the test's value already")
+	}
+	if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: limit, Max: old.Max}); err != nil {
+		t.Skip(err)
+	}
+	defer unix.Setrlimit(unix.RLIMIT_AS, &old)
+	if got := addressSpaceLimit(); got != limit {
+		t.Errorf("addressSpaceLimit = %d, want %d", got, limit)
+	}
+	if m := mappedBytes(); m <= 0 || m >= limit {
+		t.Errorf("mappedBytes = %d, want the process's positive VmSize", m)
+	}
+}
