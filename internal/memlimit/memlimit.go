@@ -93,6 +93,13 @@ func goLimit() int {
 	return unlimited
 }
 
+// NearGoLimit reports whether GOMEMLIMIT is set and the Go runtime's
+// memory is within 1/fraction of it.
+func NearGoLimit(fraction int) bool {
+	limit := goLimit()
+	return limit != unlimited && goMemory().used > limit-limit/fraction
+}
+
 // goMemoryUse is what the Go runtime holds: used is what GOMEMLIMIT
 // counts (everything mapped less the heap pages given back to the
 // kernel); reusable is heap memory mapped but free, which a new

@@ -9,10 +9,9 @@ import (
 	"unsafe"
 )
 
-// TestMain pools and collects for small buffers too, so that the tests
-// stay quick.
+// TestMain pools small buffers too, so that the tests stay quick.
 func TestMain(m *testing.M) {
-	MinPooled, MinCollecting = 4<<10, 4<<10
+	MinPooled = 4 << 10
 	os.Exit(m.Run())
 }
 
@@ -22,7 +21,7 @@ func reset() {
 	defer mu.Unlock()
 	classes = map[int]*class{}
 	released = map[int][]unsafe.Pointer{}
-	tracked, hits, lent, grown, collections = 0, 0, 0, 0, 0
+	tracked, hits, lent, grown, returned, dropped = 0, 0, 0, 0, 0, 0
 }
 
 func TestClassSize(t *testing.T) {
@@ -200,28 +199,6 @@ func TestSmallBuffersAreNotTracked(t *testing.T) {
 	}
 }
 
-// TestKeptBuffersBackOff holds on to every buffer, as a program that
-// collects its results does: the pool must hand out distinct memory and
-// stop collecting after a few fruitless tries.
-func TestKeptBuffersBackOff(t *testing.T) {
-	reset()
-	const size = 4 << 20
-	var kept []unsafe.Pointer
-	seen := map[unsafe.Pointer]bool{}
-	for range 40 {
-		p := Get(size, false)
-		if seen[p] {
-			t.Fatal("a live buffer was handed out twice")
-		}
-		seen[p] = true
-		kept = append(kept, p)
-	}
-	if s := ReadStats(); s.Collections > 12 {
-		t.Fatalf("%d collections for 40 buffers that all stay alive", s.Collections)
-	}
-	runtime.KeepAlive(kept)
-}
-
 // TestConcurrentUse has goroutines take buffers, stamp them, check the
 // stamp after yielding and let them go, while collections run: a buffer
 // handed to two owners at once shows up as a torn stamp.
@@ -290,121 +267,6 @@ func TestLimitEvictsIdleBuffers(t *testing.T) {
 	}
 }
 
-// TestNoCollectionsBelowMinCollecting drops buffers of a class below
-// MinCollecting: the pool must not start a collection for them, and must
-// still reuse them once the program's own collections find them.
-func TestNoCollectionsBelowMinCollecting(t *testing.T) {
-	reset()
-	old := MinCollecting
-	MinCollecting = 1 << 30
-	defer func() { MinCollecting = old }()
-	const size = 64 << 10
-	for range 50 {
-		fill(Get(size, false), size, 1)
-	}
-	if s := ReadStats(); s.Collections != 0 {
-		t.Fatalf("%d collections started for a class below MinCollecting", s.Collections)
-	}
-	dropAndCollect(t, func() { fill(Get(size, false), size, 2) })
-	before := ReadStats()
-	Get(size, false)
-	if s := ReadStats(); s.Hits != before.Hits+1 {
-		t.Fatalf("a free buffer was not reused: before %+v after %+v", before, s)
-	}
-}
-
-// TestCollectWinsBackDroppedBuffers checks that Collect returns only once
-// every dropped buffer is free again, so that the next Gets reuse them.
-func TestCollectWinsBackDroppedBuffers(t *testing.T) {
-	reset()
-	const size, n = 64 << 10, 6
-	kept := Get(size, false)
-	for range n {
-		Get(size, false)
-	}
-	Collect()
-	if s := ReadStats(); s.Free != n || s.Outstanding != 1 {
-		t.Fatalf("after Collect: %d free, %d outstanding; want %d and 1", s.Free, s.Outstanding, n)
-	}
-	for range n {
-		Get(size, false)
-	}
-	if s := ReadStats(); s.Grown != n+1 || s.Hits != n {
-		t.Fatalf("after %d more Gets: grown %d, hits %d; want %d and %d", n, s.Grown, s.Hits, n+1, n)
-	}
-	runtime.KeepAlive(kept)
-}
-
-// TestClassGrowsOnceCollectionsCostMoreThanABuffer checks the rule between
-// collecting and growing: a dry class whose buffers are out (and may be
-// dead) collects, waiting or ahead of time, while its collections have
-// cost less than one more buffer, and grows once they have cost more; a
-// class of at most maxFreeGrowth bytes grows without collecting until it
-// has freeBuffers buffers.
-func TestClassGrowsOnceCollectionsCostMoreThanABuffer(t *testing.T) {
-	reset()
-	small, large := classFor(1<<20), classFor(2*maxFreeGrowth)
-	mu.Lock()
-	defer mu.Unlock()
-	gcCost = 500 * time.Microsecond // below what touching either class costs
-	for _, tc := range []struct {
-		c       *class
-		out     int
-		waited  time.Duration
-		collect bool
-	}{
-		{small, freeBuffers, 0, true},
-		{small, freeBuffers, small.coldCost() / 2, true},
-		{small, freeBuffers, small.coldCost(), false},
-		{small, freeBuffers, 2 * small.coldCost(), false},
-		{small, freeBuffers - 1, 0, false},
-		{large, 2, 0, true},
-		{large, 2, large.coldCost(), false},
-	} {
-		c := tc.c
-		c.out, c.waited, c.skip = tc.out, tc.waited, 0
-		if got := c.waitsForCollection(); got != tc.collect {
-			t.Errorf("%d-byte class, %d out, after %v of collections: waitsForCollection() = %v, want %v", c.size, tc.out, tc.waited, got, tc.collect)
-		}
-		if got := c.collectsAhead(); got != tc.collect {
-			t.Errorf("%d-byte class, %d out, after %v of collections: collectsAhead() = %v, want %v", c.size, tc.out, tc.waited, got, tc.collect)
-		}
-		c.out = 0
-	}
-}
-
-// TestCollectionsAreChargedToTheirClass checks the account behind the rule
-// above: a collection a class starts adds its duration to the class's
-// waited, and growing the class clears it.
-func TestCollectionsAreChargedToTheirClass(t *testing.T) {
-	reset()
-	c := classFor(1 << 20)
-	var col *collection
-	for col == nil {
-		mu.Lock()
-		if current == nil { // not one another test left running
-			col = startCollection(true, c)
-		}
-		mu.Unlock()
-		time.Sleep(time.Millisecond)
-	}
-	<-col.done
-	mu.Lock()
-	charged := c.waited
-	mu.Unlock()
-	if charged <= 0 {
-		t.Fatalf("a collection the class started left waited at %v", charged)
-	}
-	p := Get(1<<20, false) // dry, nothing out: the class grows
-	mu.Lock()
-	left := c.waited
-	mu.Unlock()
-	if left != 0 {
-		t.Errorf("growing left %v on the class's account, want 0", left)
-	}
-	runtime.KeepAlive(p)
-}
-
 // TestPutHandsTheBufferToTheNextGet checks that a buffer given back with
 // Put is the next one of its class handed out, without a collection, and
 // that its finalizer is gone: a later collection must not put it on the
@@ -423,8 +285,8 @@ func TestPutHandsTheBufferToTheNextGet(t *testing.T) {
 	if q != p {
 		t.Fatalf("Take after Put returned another buffer")
 	}
-	if s := ReadStats(); s.Hits != before.Hits+1 || s.Collections != before.Collections {
-		t.Fatalf("Take after Put: %+v, before %+v: want one hit and no collection", s, before)
+	if s := ReadStats(); s.Hits != before.Hits+1 || s.Grown != before.Grown {
+		t.Fatalf("Take after Put: %+v, before %+v: want one hit and no new buffer", s, before)
 	}
 	if got := unsafe.Slice((*byte)(q), size); got[0] != 0 || got[size-1] != 0 {
 		t.Fatalf("a zeroed Take of a put-back buffer holds %d ... %d", got[0], got[size-1])
