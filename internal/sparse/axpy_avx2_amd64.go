@@ -1,0 +1,55 @@
+//go:build !purego
+
+package sparse
+
+import "github.com/tensor-go/tensor/internal/cpufeat"
+
+// AVX2 row kernels, in axpy_avx2_amd64.s: the AVX-512 kernels' loops on
+// ymm registers over the full vectors of y (they ignore the last len(y)
+// mod lanes elements); tailedKernels finishes with the Go twins. The same
+// separate multiplies and adds in the same order, so the same bits.
+
+//go:noescape
+func axpyF32AVX2(y []float32, a float32, x *float32)
+
+//go:noescape
+func axpy4F32AVX2(y []float32, a0, a1, a2, a3 float32, x0, x1, x2, x3 *float32)
+
+//go:noescape
+func axpyF64AVX2(y []float64, a float64, x *float64)
+
+//go:noescape
+func axpy4F64AVX2(y []float64, a0, a1, a2, a3 float64, x0, x1, x2, x3 *float64)
+
+// The AVX2 kernels as the package's row kernels.
+var (
+	float32KernelsAVX2 = tailedKernels(8, axpyF32AVX2, axpy4F32AVX2)
+	float64KernelsAVX2 = tailedKernels(4, axpyF64AVX2, axpy4F64AVX2)
+)
+
+func init() {
+	if cpufeat.AVX2FMA && !cpufeat.AVX512 {
+		float32Kernels, float64Kernels = float32KernelsAVX2, float64KernelsAVX2
+	}
+}
+
+// tailedKernels wraps full-vector assembly kernels (lanes elements a
+// vector) in the slice signatures of the Go twins: the assembly takes the
+// longest prefix of y that is a multiple of lanes, the Go twin the rest.
+func tailedKernels[T float32 | float64](lanes int, one func([]T, T, *T), four func([]T, T, T, T, T, *T, *T, *T, *T)) kernels[T] {
+	asm := asmKernels(one, four)
+	return kernels[T]{
+		axpy: func(y []T, a T, x []T) {
+			n := len(y) &^ (lanes - 1)
+			x = x[:len(y)]
+			asm.axpy(y[:n], a, x)
+			axpy(y[n:], a, x[n:])
+		},
+		axpy4: func(y []T, a0, a1, a2, a3 T, x0, x1, x2, x3 []T) {
+			n := len(y) &^ (lanes - 1)
+			x0, x1, x2, x3 = x0[:len(y)], x1[:len(y)], x2[:len(y)], x3[:len(y)]
+			asm.axpy4(y[:n], a0, a1, a2, a3, x0, x1, x2, x3)
+			axpy4(y[n:], a0, a1, a2, a3, x0[n:], x1[n:], x2[n:], x3[n:])
+		},
+	}
+}
