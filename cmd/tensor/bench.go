@@ -124,6 +124,9 @@ func runBench(args []string, stdout io.Writer) error {
 	if err := json.Unmarshal(b.workloads, &file); err != nil {
 		return fmt.Errorf("tensor: bench: workloads: %w", err)
 	}
+	if err := checkFilters(b.filters, file.Workloads); err != nil {
+		return err
+	}
 	runtime.GOMAXPROCS(b.threads)
 	for _, w := range file.Workloads {
 		if len(b.filters) > 0 && !slices.ContainsFunc(b.filters, func(f string) bool { return strings.Contains(w.Name, f) }) {

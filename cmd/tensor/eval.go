@@ -126,19 +126,18 @@ func runEval(args []string, stdout io.Writer) error {
 		Matmul:   []tensor.MatmulOption{tensor.WithPrecision(a.precision)},
 		MaxBytes: memoryBudget(),
 	}
-	bound := map[string]bool{}
+	bound, npz := map[string]bool{}, map[string]bool{}
 	for _, b := range a.bindings {
-		bound[b.name] = true
+		bound[b.name], npz[b.name] = true, isNPZ(b.file)
 	}
-	if err := expr.Check(n, func(name string) bool { return bound[name] }); err != nil {
+	env.NPZ = func(name string) bool { return npz[name] }
+	if err := expr.CheckBindings(n, func(name string) bool { return bound[name] }, env.NPZ); err != nil {
 		return err
 	}
 	for _, b := range a.bindings {
-		t, err := loadBinding(b.file)
-		if err != nil {
+		if err := bindFile(env, b); err != nil {
 			return err
 		}
-		env.Vars[b.name] = t
 	}
 	v, err := env.Eval(n)
 	if err != nil {
@@ -159,7 +158,7 @@ func runEval(args []string, stdout io.Writer) error {
 		if err := env.Reserve("save_npy", t.Shape(), t.DType()); err != nil {
 			return err
 		}
-		return tensor.SaveNPY(a.out, t)
+		return saveDense(a.out, t)
 	}
 	text, err := expr.Format(v)
 	if err != nil {

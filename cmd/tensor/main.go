@@ -50,6 +50,13 @@
 //	tensor eval "to_sparse_csr(tensor([[0, 2], [3, 0]])) @ ones((2, 1))"
 //	tensor eval -o c.npz "a @ a" a=a.npz
 //
+// A binding NAME=FILE.npz of a plain archive (numpy.savez) binds its
+// members: NAME['member'] or NAME.member selects one, and an archive of a
+// single member also stands for that member, so that what -o OUT.npz
+// writes reads back as the tensor it holds:
+//
+//	tensor eval "x @ m['w'] * m.b" x=x.npy m=weights.npz
+//
 // Numbers multiplied with each other give a 0-d tensor of the default
 // dtype, as the library's Mul does (2 * 3 prints Tensor(6, dtype=int32,
 // device=xpux:0)); a number on its own prints as Python would.
@@ -57,7 +64,8 @@
 // Without -o the result is printed: tensors as the library prints them,
 // other values (tuples, ints, dtype names) as Python would. With -o a
 // tensor result (or a number, as a 0-d tensor of its default dtype) is
-// written to an .npy file.
+// written to an .npy file, or, named OUT.npz, to an archive whose member
+// arr_0 (numpy.savez's name) is the tensor.
 //
 // # Exit status
 //
@@ -68,12 +76,19 @@
 // errors, unknown names, functions or attributes, and calls with the wrong
 // arguments, all detected before any file is read, each reported on one
 // line with its column ("tensor: syntax error at column 7: unexpected ')'").
+// An unknown dtype is such an error whether written bare (int4) or quoted
+// ('float8'), and so is a bench FILTER that matches no workload. Messages
+// name the command's functions (to_dense, astype), not the Go API's.
 //
 // # info
 //
 // Prints one line per file: "a.npy: shape (2, 3), dtype int32, order C,
 // 24 bytes", where bytes counts the data; for a SciPy sparse .npz file,
-// "a.npz: shape (3, 4), dtype float64, layout sparse_csr, nnz 4".
+// "a.npz: shape (3, 4), dtype float64, layout sparse_csr, nnz 4"; for a
+// plain .npz archive, one line per member: "m.npz['w']: shape (2, 3),
+// dtype float64, 48 bytes". A file that cannot be described is reported
+// on standard error and the next one described all the same; the exit
+// status is then 1.
 //
 // # bench
 //
@@ -98,7 +113,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 )
 
 // Exit statuses.
@@ -149,23 +163,26 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 			status = exitFail
 		}
 	}()
-	err := dispatch(args, stdout)
+	err := dispatch(args, stdout, stderr)
 	if err == nil {
 		return exitOK
 	}
-	msg := err.Error()
-	if !strings.HasPrefix(msg, "tensor: ") {
-		msg = "tensor: " + msg
+	if errors.Is(err, errReported) {
+		return exitFail
 	}
-	// One line, whatever the error text holds.
-	fmt.Fprintln(stderr, strings.ReplaceAll(msg, "\n", " "))
+	// One line, whatever the error text holds, in the CLI's words.
+	fmt.Fprintln(stderr, oneLine(err))
 	if isUsage(err) {
 		return exitUsage
 	}
 	return exitFail
 }
 
-func dispatch(args []string, stdout io.Writer) error {
+// errReported is returned by a command that has already written its
+// errors, one line each (info, which goes on past a bad file).
+var errReported = errors.New("errors reported")
+
+func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usagef("missing command; run 'tensor help' for usage")
 	}
@@ -173,7 +190,7 @@ func dispatch(args []string, stdout io.Writer) error {
 	case "eval":
 		return runEval(args[1:], stdout)
 	case "info":
-		return runInfo(args[1:], stdout)
+		return runInfo(args[1:], stdout, stderr)
 	case "bench":
 		return runBench(args[1:], stdout)
 	case "help", "-h", "-help", "--help":

@@ -57,8 +57,18 @@ func Check(n Node, bound func(string) bool) error {
 	return c.node(n)
 }
 
+// CheckBindings is Check for names some of which (npz reports which) are
+// bound to .npz files, plain archives or SciPy matrices: what an
+// attribute of such a name means is known only once the file is read, so
+// Eval checks it then.
+func CheckBindings(n Node, bound, npz func(string) bool) error {
+	c := checker{bound: bound, npz: npz}
+	return c.node(n)
+}
+
 type checker struct {
 	bound func(string) bool
+	npz   func(string) bool // see CheckBindings; nil for none
 }
 
 // constant reports whether name is a built-in constant or dtype name.
@@ -109,6 +119,9 @@ func (c *checker) node(n Node) error {
 				return nameErrorf(n.At, "function '%s' must be called", n.Name)
 			}
 			return nameErrorf(n.At+1, "unknown name '%s'", n.Name)
+		}
+		if id, ok := n.X.(*Ident); ok && c.npz != nil && c.npz(id.Name) {
+			return nil
 		}
 		if _, ok := attributes[n.Name]; !ok {
 			return nameErrorf(n.At+1, "unknown attribute '%s' (known: T, mT, shape, ndim, size, dtype)", n.Name)
@@ -177,7 +190,11 @@ func (c *checker) call(n *Call) error {
 			return err
 		}
 	}
-	if _, err := bind(name, fn, n, method != nil); err != nil {
+	slots, err := bind(name, fn, n, method != nil)
+	if err != nil {
+		return err
+	}
+	if err := checkDTypeLiteral(fn, slots); err != nil {
 		return err
 	}
 	if err := c.nodes(n.Args); err != nil {

@@ -23,11 +23,19 @@ type Env struct {
 	// grad is the tape of vjp and grad, shared with the environments of
 	// their lambdas; nil until the first one runs (grad.go).
 	grad *gradState
+	// Archives are the plain .npz archives bound to names (archive.go).
+	Archives map[string]Archive
+	// NPZ, if set, reports whether a name is bound to a .npz file, plain
+	// or sparse, whose attributes Check left for Eval.
+	NPZ func(name string) bool
 }
 
 // Bound reports whether name is bound to a tensor; it suits Check.
 func (env *Env) Bound(name string) bool {
 	_, ok := env.Vars[name]
+	if !ok {
+		_, ok = env.Archives[name]
+	}
 	return ok
 }
 
@@ -49,6 +57,9 @@ func (env *Env) Eval(n Node) (Value, error) {
 		if t, ok := env.Vars[n.Name]; ok {
 			return t, nil
 		}
+		if a, ok := env.Archives[n.Name]; ok {
+			return a.value(), nil
+		}
 		return constantValue(n.Col(), n.Name)
 	case *ListLit:
 		vs, err := env.evalAll(n.Elems)
@@ -63,6 +74,9 @@ func (env *Env) Eval(n Node) (Value, error) {
 	case *Attr:
 		if id, ok := n.X.(*Ident); ok && modules[id.Name] && !env.Bound(id.Name) {
 			return constantValue(n.At+1, n.Name)
+		}
+		if v, ok, err := env.archiveAttr(n); ok {
+			return v, err
 		}
 		x, err := env.Eval(n.X)
 		if err != nil {
@@ -297,6 +311,9 @@ func (env *Env) call(n *Call) (Value, error) {
 // index evaluates x[items]: integers select and drop a dimension, slices
 // select ranges, and ... stands for as many whole dimensions as needed.
 func (env *Env) index(n *Index) (Value, error) {
+	if v, ok, err := env.archiveIndex(n); ok {
+		return v, err
+	}
 	x, err := env.Eval(n.X)
 	if err != nil {
 		return nil, err

@@ -98,7 +98,7 @@ func (c *checker) gradCall(n *Call, name string) error {
 	if err := c.nodes(n.Args[1:]); err != nil {
 		return err
 	}
-	inner := checker{bound: func(s string) bool { return slices.Contains(lam.Params, s) || c.bound(s) }}
+	inner := checker{bound: func(s string) bool { return slices.Contains(lam.Params, s) || c.bound(s) }, npz: c.npz}
 	return inner.node(lam.Body)
 }
 

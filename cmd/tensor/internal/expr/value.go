@@ -47,6 +47,8 @@ func Format(v Value) (string, error) {
 		return t.String(), nil
 	case string:
 		return v, nil
+	case Archive:
+		return formatArchive(v), nil
 	}
 	return repr(v), nil
 }
@@ -151,6 +153,8 @@ func typeName(v Value) string {
 		return "tuple"
 	case List:
 		return "list"
+	case Archive:
+		return "archive of members " + v.names() + " (select one with NAME['member'])"
 	}
 	return fmt.Sprintf("%T", v)
 }
