@@ -5,6 +5,7 @@
 package parallel
 
 import (
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -25,7 +26,7 @@ import (
 // readied it, and another P steals it from there only after a usleep(3),
 // which Linux timer slack stretches to ~50 µs, on top of waking that P's
 // thread. A helper that has just worked keeps polling for the next task for
-// helperSpin before it blocks, and a caller waiting for the helpers' last
+// a while before it blocks (see spinShare), and a caller waiting for the helpers' last
 // parts polls for a while too, so products issued back to back start on
 // every core at once and nothing has to be woken. Claiming parts
 // dynamically covers the rest: a helper that arrives late (it was blocked,
@@ -33,20 +34,57 @@ import (
 // more of the parts itself; the caller never waits for a part nobody has
 // started.
 
-// helperSpin is how long an idle helper keeps polling for work before it
-// blocks. A blocked helper's core goes idle, and on a virtual machine an
+// After a task, a helper keeps polling for the next one rather than block
+// at once. A blocked helper's core goes idle, and on a virtual machine an
 // idle virtual CPU is halted: waking it again took milliseconds here, not
-// the ~100 µs of a busy one, so the first products after any pause of a
-// millisecond or more (a collection, a workload's set-up) ran on one core.
-// Four alternating runs of the benchmark command, polling 200 µs -> 20 ms:
-// matrix-vector 4096 1.25–2.54 -> 1.27–1.42 ms, 512 64×64 @ 64×64
-// 1.51–2.16 -> 1.08–1.39 ms, float32·int32 16M 7.0–8.7 -> 4.8–6.6 ms,
-// product of 16M float32 1.31–2.42 -> 1.26–1.29 ms; 5 ms measured the same
-// as 20 in three more. OpenBLAS's threads poll far longer (about 0.1 s).
-// The cost is a core kept busy for 5 ms after the last parallel loop, at
-// the lowest priority the loop below can give it (the module's tests: 8.9
-// -> 9–10 s of wall time, against 11.4 s with 20 ms).
-const helperSpin = 5 * time.Millisecond
+// the ~100 µs of a busy one, so products issued back to back would each
+// start on one core. But polling is CPU the program pays for nothing when
+// no task comes, so a helper polls at most a quarter of the time it has
+// just spent on the task's parts (a loop issuing the same call back to
+// back comes back within microseconds, and calls issued now and then cost
+// at most a quarter more CPU than their work), and never longer than the
+// spin setting (see SetSpin). A helper that has blocked costs nothing.
+const spinShare = 4
+
+// defaultSpin bounds a helper's polling unless TENSOR_SPIN or SetSpin
+// says otherwise: OpenBLAS's threads poll far longer (about 0.1 s), but a
+// guest in someone else's program should keep its polling short.
+const defaultSpin = time.Millisecond
+
+// spinLimit is the longest a helper polls after its work, in nanoseconds.
+var spinLimit atomic.Int64
+
+func init() {
+	spinLimit.Store(int64(spinFromEnv(os.Getenv("TENSOR_SPIN"))))
+}
+
+// spinFromEnv reads TENSOR_SPIN: a Go duration ("0", "200us", "2ms"),
+// defaultSpin when empty or not a valid non-negative duration.
+func spinFromEnv(v string) time.Duration {
+	if v == "" {
+		return defaultSpin
+	}
+	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+		return d
+	}
+	return defaultSpin
+}
+
+// SetSpin sets the longest a helper goroutine polls for more work after a
+// parallel call's parts, and returns the previous setting. 0 makes helpers
+// block as soon as they run out of work (the least CPU; each call then
+// wakes them); longer keeps them ready across longer gaps between calls.
+// Whatever the setting, a helper polls at most a quarter of the time it
+// has just worked. Negative values count as 0.
+func SetSpin(d time.Duration) time.Duration {
+	return time.Duration(spinLimit.Swap(int64(max(d, 0))))
+}
+
+// pollFor is how long a helper that has just worked for worked polls for
+// the next task.
+func pollFor(worked time.Duration) time.Duration {
+	return min(worked/spinShare, time.Duration(spinLimit.Load()))
+}
 
 // callerSpin is how long a caller polls for the helpers' last parts before
 // it blocks. When every goroutine has a core the parts end within
@@ -127,23 +165,19 @@ func ensureHelpers(n int) {
 	helpers.mu.Unlock()
 }
 
-// helperLoop joins offered tasks forever: it polls for a new offer for
-// helperSpin after the last one, then blocks until a caller wakes it.
+// helperLoop joins offered tasks forever: after each task it polls for a
+// new offer for pollFor the time it spent on the task, then blocks until a
+// caller wakes it.
 func helperLoop() {
 	var last uint64 // the id of the last task joined
 	for {
-		start := time.Now()
-		for time.Since(start) < helperSpin {
-			if t := helpers.offer.Load(); t != nil && t.id != last {
-				last = t.id
-				t.join()
-				start = time.Now()
+		if t := helpers.offer.Load(); t != nil && t.id != last {
+			last = t.id
+			start := time.Now()
+			t.join()
+			if poll(&last, pollFor(time.Since(start))) {
 				continue
 			}
-			// Let other goroutines of this P, then other threads of this
-			// core, run first: polling must not delay anyone's work.
-			runtime.Gosched()
-			osYield()
 		}
 		// Announce the sleep before the last look at the offer: a caller
 		// that offers after that look sees the count and sends a token.
@@ -153,6 +187,21 @@ func helperLoop() {
 		}
 		helpers.sleeping.Add(-1)
 	}
+}
+
+// poll waits up to d for a task other than *last to be offered and
+// reports whether one was.
+func poll(last *uint64, d time.Duration) bool {
+	for start := time.Now(); time.Since(start) < d; {
+		if t := helpers.offer.Load(); t != nil && t.id != *last {
+			return true
+		}
+		// Let other goroutines of this P, then other threads of this
+		// core, run first: polling must not delay anyone's work.
+		runtime.Gosched()
+		osYield()
+	}
+	return false
 }
 
 // For calls f(worker, 0), …, f(worker, parts-1) on up to threads

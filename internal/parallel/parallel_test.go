@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestForEachPartOnce checks that every part runs exactly once,
@@ -69,4 +70,78 @@ func TestForWorkers(t *testing.T) {
 			busy[worker].Add(-1)
 		})
 	}
+}
+
+func TestSpinSettings(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		want time.Duration
+	}{{"", defaultSpin}, {"0", 0}, {"250us", 250 * time.Microsecond}, {"2ms", 2 * time.Millisecond}, {"-1ms", defaultSpin}, {"fast", defaultSpin}} {
+		if got := spinFromEnv(tc.env); got != tc.want {
+			t.Errorf("TENSOR_SPIN=%q: %v, want %v", tc.env, got, tc.want)
+		}
+	}
+	old := SetSpin(3 * time.Millisecond)
+	defer SetSpin(old)
+	for _, tc := range []struct{ worked, want time.Duration }{
+		{0, 0}, {400 * time.Microsecond, 100 * time.Microsecond}, {time.Second, 3 * time.Millisecond},
+	} {
+		if got := pollFor(tc.worked); got != tc.want {
+			t.Errorf("pollFor(%v) with a 3 ms setting = %v, want %v", tc.worked, got, tc.want)
+		}
+	}
+	if SetSpin(-time.Second); pollFor(time.Second) != 0 {
+		t.Errorf("a negative setting polls %v, want 0", pollFor(time.Second))
+	}
+}
+
+// allAsleep waits up to limit for every helper started to block, and
+// returns how long that took, or false.
+func allAsleep(limit time.Duration) (time.Duration, bool) {
+	start := time.Now()
+	for time.Since(start) < limit {
+		helpers.mu.Lock()
+		n := helpers.started
+		helpers.mu.Unlock()
+		if helpers.sleeping.Load() == int64(n) {
+			return time.Since(start), true
+		}
+		time.Sleep(20 * time.Microsecond)
+	}
+	return 0, false
+}
+
+// TestHelpersPollNoLongerThanTheirWork runs calls of a few microseconds
+// of work per part: the helpers must block soon after (their polling is
+// bounded by a quarter of what they worked), however long the setting
+// allows, and at once with the setting at 0. Timing on a loaded machine is
+// noisy, so each check gets a few tries.
+func TestHelpersPollNoLongerThanTheirWork(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("no helpers with GOMAXPROCS 1")
+	}
+	old := SetSpin(time.Second)
+	defer SetSpin(old)
+	busy := func(_, _ int) {
+		for start := time.Now(); time.Since(start) < 20*time.Microsecond; {
+		}
+	}
+	check := func(what string) {
+		t.Helper()
+		var took time.Duration
+		for range 5 {
+			if _, ok := allAsleep(time.Second); !ok {
+				t.Fatal("helpers still polling a second after the last call")
+			}
+			For(4, 2, busy)
+			var ok bool
+			if took, ok = allAsleep(100 * time.Millisecond); ok && took < 2*time.Millisecond {
+				return
+			}
+		}
+		t.Errorf("%s: helpers blocked %v after a call of about 40 µs of work", what, took)
+	}
+	check("setting 1 s")
+	SetSpin(0)
+	check("setting 0")
 }

@@ -1,0 +1,76 @@
+//go:build unix
+
+package tensor
+
+import (
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// processCPU is the CPU time the process has used, user and system.
+func processCPU(t testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Skip(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// sporadicLoad is the sporadic load: every 10 ms, one 256×256
+// float32 product and one 256K-element multiply, for d. It returns the
+// process's CPU time over the loop.
+func sporadicLoad(t testing.TB, procs int, d time.Duration) time.Duration {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	a := Must(Rand(1, Float32, 0, 1, 256, 256))
+	v := Must(Rand(2, Float32, 0, 1, 256<<10))
+	Must(Matmul(a, a))
+	Must(Mul(v, v))
+	time.Sleep(20 * time.Millisecond) // helpers of the warm-up calls block
+	start := processCPU(t)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for end := time.Now().Add(d); time.Now().Before(end); <-tick.C {
+		Must(Matmul(a, a))
+		Must(Mul(v, v))
+	}
+	time.Sleep(20 * time.Millisecond) // the last polling counts too
+	return processCPU(t) - start
+}
+
+// sporadicRatios returns the process CPU of the sporadic load at
+// GOMAXPROCS 2 and 8 over that of the same load on one thread, the work's
+// own CPU.
+func sporadicRatios(t testing.TB, d time.Duration) (r2, r8 float64) {
+	own := sporadicLoad(t, 1, d)
+	two := sporadicLoad(t, 2, d)
+	eight := sporadicLoad(t, 8, d)
+	return float64(two) / float64(own), float64(eight) / float64(own)
+}
+
+// TestSporadicLoadCPU checks that helpers do not burn CPU between calls
+// issued now and then: the bound is 1.3× the work's own CPU; the
+// test allows more for a shared, noisy machine (BenchmarkSporadicLoad
+// reports the ratios over the 3 s).
+func TestSporadicLoadCPU(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs for seconds")
+	}
+	r2, r8 := sporadicRatios(t, time.Second)
+	t.Logf("process CPU over the work's own: %.2f at GOMAXPROCS 2, %.2f at 8", r2, r8)
+	if r2 > 1.6 || r8 > 1.6 {
+		t.Errorf("process CPU over the work's own: %.2f at GOMAXPROCS 2, %.2f at 8; want at most 1.3 (1.6 allowed for noise)", r2, r8)
+	}
+}
+
+// BenchmarkSporadicLoad reports the ratios: process CPU time of
+// one 256² product and one 256K-element multiply every 10 ms for 3 s, at
+// GOMAXPROCS 2 and 8, over the same on one thread (target: ≤ 1.3).
+func BenchmarkSporadicLoad(b *testing.B) {
+	for b.Loop() {
+		r2, r8 := sporadicRatios(b, 3*time.Second)
+		b.ReportMetric(r2, "cpu-ratio-2")
+		b.ReportMetric(r8, "cpu-ratio-8")
+	}
+}
