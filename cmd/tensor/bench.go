@@ -16,7 +16,6 @@ import (
 
 	"github.com/tensor-go/tensor"
 	"github.com/tensor-go/tensor/dtype"
-	"github.com/tensor-go/tensor/internal/cpufeat"
 )
 
 // defaultWorkloads is a copy of the project's shared
@@ -161,7 +160,7 @@ func benchOne(w workload, b *benchArgs) string {
 	if w.Bytes > 0 {
 		fields = append(fields, "gbps", round2(w.Bytes/secs/1e9))
 	}
-	fields = append(fields, "kernels", kernelSet())
+	fields = append(fields, "kernels", tensor.KernelSet())
 	if b.variant != "" {
 		fields = append(fields, "variant", b.variant)
 	}
@@ -189,20 +188,6 @@ func loopTime(f func() error, budget time.Duration) (float64, error) {
 		best = min(best, time.Since(start).Seconds()/float64(n))
 	}
 	return best, nil
-}
-
-// kernelSet names the kernel set the library dispatches to on this
-// machine, as internal/cpufeat selects it.
-func kernelSet() string {
-	switch {
-	case !assemblyKernels:
-		return "generic"
-	case cpufeat.AVX512:
-		return "avx512"
-	case cpufeat.AVX2FMA:
-		return "avx2"
-	}
-	return "generic"
 }
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }

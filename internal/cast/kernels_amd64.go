@@ -2,7 +2,7 @@
 
 package cast
 
-import "github.com/tensor-go/tensor/internal/cpufeat"
+import "github.com/tensor-go/tensor/internal/kernels"
 
 // Assembly kernels, in kernels_amd64.s. They convert len(dst)/8*8 elements,
 // eight per 256-bit vector, and leave the rest to the caller.
@@ -28,19 +28,17 @@ func halfToFloat32F16C(dst []float32, src []uint16)
 //go:noescape
 func float32ToHalfF16C(dst []uint16, src []float32)
 
+// The AVX2 set implies the AVX these conversions need, and F16C.
 func init() {
-	// AVX2 implies the AVX the conversions need; F16C adds the half ones.
-	if cpufeat.AVX2FMA {
-		int32ToFloat32 = withTail(int32ToFloat32AVX, int32ToFloat32Go)
-		float32ToFloat64 = withTail(float32ToFloat64AVX, float32ToFloat64Go)
-		float64ToFloat32 = withTail(float64ToFloat32AVX, float64ToFloat32Go)
-		brainToFloat32 = withTail(brainToFloat32AVX2, brainToFloat32Go)
-		float32ToBrain = withTail(float32ToBrainAVX2, float32ToBrainGo)
-	}
-	if cpufeat.F16C {
-		halfToFloat32 = withTail(halfToFloat32F16C, halfToFloat32Go)
-		float32ToHalf = withTail(float32ToHalfF16C, float32ToHalfGo)
-	}
+	kernelSets.Add(kernels.AVX2, convKernels{
+		int32ToFloat32:   withTail(int32ToFloat32AVX, int32ToFloat32Go),
+		float32ToFloat64: withTail(float32ToFloat64AVX, float32ToFloat64Go),
+		float64ToFloat32: withTail(float64ToFloat32AVX, float64ToFloat32Go),
+		brainToFloat32:   withTail(brainToFloat32AVX2, brainToFloat32Go),
+		float32ToBrain:   withTail(float32ToBrainAVX2, float32ToBrainGo),
+		halfToFloat32:    withTail(halfToFloat32F16C, halfToFloat32Go),
+		float32ToHalf:    withTail(float32ToHalfF16C, float32ToHalfGo),
+	})
 }
 
 // withTail runs the vector kernel on the whole vectors and the Go twin on

@@ -2,25 +2,35 @@ package cast
 
 import (
 	"github.com/tensor-go/tensor/bfloat16"
+	"github.com/tensor-go/tensor/internal/kernels"
 	"github.com/x448/float16"
 )
 
-// Contiguous kernels for the conversions that matter most for speed. Each
-// is a package variable holding the Go twin below; on amd64 an init in
-// kernels_amd64.go points it at AVX assembly when the CPU has it (tests
-// flip the variables to compare the two). The assembly computes exactly
-// the twins' loops, bit for bit: the same instructions' rounding (MXCSR
+// Contiguous kernels for the conversions that matter most for speed, one
+// entry per kernel set: the Go twins below, and on amd64 AVX2/F16C
+// assembly (kernels_amd64.go). The assembly computes exactly the twins'
+// loops, bit for bit: the same instructions' rounding (MXCSR
 // round-to-nearest-even, which Go never changes), NaNs quieted alike.
 // Every kernel requires len(src) >= len(dst) and converts len(dst)
 // elements.
+type convKernels struct {
+	int32ToFloat32   func(dst []float32, src []int32)
+	float32ToFloat64 func(dst []float64, src []float32)
+	float64ToFloat32 func(dst []float32, src []float64)
+	halfToFloat32    func(dst []float32, src []uint16)
+	float32ToHalf    func(dst []uint16, src []float32)
+	brainToFloat32   func(dst []float32, src []uint16)
+	float32ToBrain   func(dst []uint16, src []float32)
+}
+
+// active holds the active kernel set's entry; kernelSets keeps it so.
 var (
-	int32ToFloat32   = int32ToFloat32Go
-	float32ToFloat64 = float32ToFloat64Go
-	float64ToFloat32 = float64ToFloat32Go
-	halfToFloat32    = halfToFloat32Go
-	float32ToHalf    = float32ToHalfGo
-	brainToFloat32   = brainToFloat32Go
-	float32ToBrain   = float32ToBrainGo
+	active     convKernels
+	kernelSets = kernels.NewTable(&active, convKernels{
+		int32ToFloat32: int32ToFloat32Go, float32ToFloat64: float32ToFloat64Go, float64ToFloat32: float64ToFloat32Go,
+		halfToFloat32: halfToFloat32Go, float32ToHalf: float32ToHalfGo,
+		brainToFloat32: brainToFloat32Go, float32ToBrain: float32ToBrainGo,
+	})
 )
 
 func int32ToFloat32Go(dst []float32, src []int32) {

@@ -2,6 +2,7 @@ package cast
 
 import (
 	"bytes"
+	"github.com/tensor-go/tensor/internal/kernels"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -83,19 +84,27 @@ func float32Input(rng *rand.Rand) func() float32 {
 	}
 }
 
+// TestKernelsMatchTwins checks the kernels of every kernel set this
+// machine runs against the Go twins.
 func TestKernelsMatchTwins(t *testing.T) {
+	for _, v := range kernelSets.Variants() {
+		t.Run(v.Name(), func(t *testing.T) { checkKernels(t, v.K) })
+	}
+}
+
+func checkKernels(t *testing.T, k convKernels) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	f32 := float32Input(rng)
 	t.Run("int32ToFloat32", func(t *testing.T) {
-		checkKernel(t, int32ToFloat32, int32ToFloat32Go, func() int32 {
+		checkKernel(t, k.int32ToFloat32, int32ToFloat32Go, func() int32 {
 			return int32(rng.Uint32()) >> rng.IntN(32)
 		})
 	})
 	t.Run("float32ToFloat64", func(t *testing.T) {
-		checkKernel(t, float32ToFloat64, float32ToFloat64Go, f32)
+		checkKernel(t, k.float32ToFloat64, float32ToFloat64Go, f32)
 	})
 	t.Run("float64ToFloat32", func(t *testing.T) {
-		checkKernel(t, float64ToFloat32, float64ToFloat32Go, func() float64 {
+		checkKernel(t, k.float64ToFloat32, float64ToFloat32Go, func() float64 {
 			if rng.IntN(2) == 0 {
 				return math.Float64frombits(rng.Uint64())
 			}
@@ -103,16 +112,16 @@ func TestKernelsMatchTwins(t *testing.T) {
 		})
 	})
 	t.Run("halfToFloat32", func(t *testing.T) {
-		checkKernel(t, halfToFloat32, halfToFloat32Go, func() uint16 { return uint16(rng.Uint32()) })
+		checkKernel(t, k.halfToFloat32, halfToFloat32Go, func() uint16 { return uint16(rng.Uint32()) })
 	})
 	t.Run("float32ToHalf", func(t *testing.T) {
-		checkKernel(t, float32ToHalf, float32ToHalfGo, f32)
+		checkKernel(t, k.float32ToHalf, float32ToHalfGo, f32)
 	})
 	t.Run("brainToFloat32", func(t *testing.T) {
-		checkKernel(t, brainToFloat32, brainToFloat32Go, func() uint16 { return uint16(rng.Uint32()) })
+		checkKernel(t, k.brainToFloat32, brainToFloat32Go, func() uint16 { return uint16(rng.Uint32()) })
 	})
 	t.Run("float32ToBrain", func(t *testing.T) {
-		checkKernel(t, float32ToBrain, float32ToBrainGo, f32)
+		checkKernel(t, k.float32ToBrain, float32ToBrainGo, f32)
 	})
 }
 
@@ -122,12 +131,18 @@ func TestKernelsMatchTwins(t *testing.T) {
 // patterns that decide rounding: zero, sticky only, just below, at and
 // just above the midpoint, all ones.
 func TestHalfKernelsExhaustive(t *testing.T) {
+	for _, v := range kernelSets.Variants() {
+		t.Run(v.Name(), func(t *testing.T) { checkHalfExhaustive(t, v.K) })
+	}
+}
+
+func checkHalfExhaustive(t *testing.T, k convKernels) {
 	src := make([]uint16, 1<<16)
 	for i := range src {
 		src[i] = uint16(i)
 	}
 	got, want := make([]float32, len(src)), make([]float32, len(src))
-	halfToFloat32(got, src)
+	k.halfToFloat32(got, src)
 	halfToFloat32Go(want, src)
 	if !bytes.Equal(bytesOf(got), bytesOf(want)) {
 		t.Fatal("halfToFloat32 differs from its twin")
@@ -140,7 +155,7 @@ func TestHalfKernelsExhaustive(t *testing.T) {
 		}
 	}
 	h1, h2 := make([]uint16, len(in)), make([]uint16, len(in))
-	float32ToHalf(h1, in)
+	k.float32ToHalf(h1, in)
 	float32ToHalfGo(h2, in)
 	for i := range h1 {
 		if h1[i] != h2[i] {
@@ -153,12 +168,18 @@ func TestHalfKernelsExhaustive(t *testing.T) {
 // widened, and every float32 whose low half is one of the rounding
 // patterns, NaNs included.
 func TestBrainKernelsExhaustive(t *testing.T) {
+	for _, v := range kernelSets.Variants() {
+		t.Run(v.Name(), func(t *testing.T) { checkBrainExhaustive(t, v.K) })
+	}
+}
+
+func checkBrainExhaustive(t *testing.T, k convKernels) {
 	src := make([]uint16, 1<<16)
 	for i := range src {
 		src[i] = uint16(i)
 	}
 	got, want := make([]float32, len(src)), make([]float32, len(src))
-	brainToFloat32(got, src)
+	k.brainToFloat32(got, src)
 	brainToFloat32Go(want, src)
 	if !bytes.Equal(bytesOf(got), bytesOf(want)) {
 		t.Fatal("brainToFloat32 differs from its twin")
@@ -171,7 +192,7 @@ func TestBrainKernelsExhaustive(t *testing.T) {
 		}
 	}
 	b1, b2 := make([]uint16, len(in)), make([]uint16, len(in))
-	float32ToBrain(b1, in)
+	k.float32ToBrain(b1, in)
 	float32ToBrainGo(b2, in)
 	for i := range b1 {
 		if b1[i] != b2[i] {
@@ -180,22 +201,10 @@ func TestBrainKernelsExhaustive(t *testing.T) {
 	}
 }
 
-// TestAllPairsWithTwins repeats TestAllPairs with every dispatch variable
-// pointed at its Go twin, so the twins are checked against the reference
-// even where the assembly is what normally runs.
+// TestAllPairsWithTwins repeats TestAllPairs with the Go twins installed,
+// so the twins are checked against the reference even where the assembly
+// is what normally runs.
 func TestAllPairsWithTwins(t *testing.T) {
-	saved := [...]any{int32ToFloat32, float32ToFloat64, float64ToFloat32, halfToFloat32, float32ToHalf, brainToFloat32, float32ToBrain}
-	int32ToFloat32, float32ToFloat64, float64ToFloat32 = int32ToFloat32Go, float32ToFloat64Go, float64ToFloat32Go
-	halfToFloat32, float32ToHalf = halfToFloat32Go, float32ToHalfGo
-	brainToFloat32, float32ToBrain = brainToFloat32Go, float32ToBrainGo
-	defer func() {
-		int32ToFloat32 = saved[0].(func([]float32, []int32))
-		float32ToFloat64 = saved[1].(func([]float64, []float32))
-		float64ToFloat32 = saved[2].(func([]float32, []float64))
-		halfToFloat32 = saved[3].(func([]float32, []uint16))
-		float32ToHalf = saved[4].(func([]uint16, []float32))
-		brainToFloat32 = saved[5].(func([]float32, []uint16))
-		float32ToBrain = saved[6].(func([]uint16, []float32))
-	}()
+	defer kernelSets.Use(kernels.Generic)()
 	TestAllPairs(t)
 }

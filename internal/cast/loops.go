@@ -137,7 +137,7 @@ func toComplex128(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int)
 func float16ToFloat32(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int) {
 	switch {
 	case contiguous[float32, float16.Float16](ds, ss):
-		halfToFloat32(unsafe.Slice((*float32)(dst), n), unsafe.Slice((*uint16)(src), n))
+		active.halfToFloat32(unsafe.Slice((*float32)(dst), n), unsafe.Slice((*uint16)(src), n))
 		return
 	case ds == 4 && n >= minGather:
 		gatherThen[uint16](dst, ds, src, ss, n, float16ToFloat32)
@@ -150,7 +150,7 @@ func float16ToFloat32(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n 
 
 func bfloat16ToFloat32(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int) {
 	if contiguous[float32, bfloat16.BFloat16](ds, ss) {
-		brainToFloat32(unsafe.Slice((*float32)(dst), n), unsafe.Slice((*uint16)(src), n))
+		active.brainToFloat32(unsafe.Slice((*float32)(dst), n), unsafe.Slice((*uint16)(src), n))
 		return
 	}
 	for i := range n {
@@ -163,7 +163,7 @@ func bfloat16ToFloat32(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n
 func float32ToFloat16(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int) {
 	switch {
 	case contiguous[float16.Float16, float32](ds, ss):
-		float32ToHalf(unsafe.Slice((*uint16)(dst), n), unsafe.Slice((*float32)(src), n))
+		active.float32ToHalf(unsafe.Slice((*uint16)(dst), n), unsafe.Slice((*float32)(src), n))
 		return
 	case ds == 2 && n >= minGather:
 		gatherThen[uint32](dst, ds, src, ss, n, float32ToFloat16)
@@ -176,7 +176,7 @@ func float32ToFloat16(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n 
 
 func float32ToBFloat16(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int) {
 	if contiguous[bfloat16.BFloat16, float32](ds, ss) {
-		float32ToBrain(unsafe.Slice((*uint16)(dst), n), unsafe.Slice((*float32)(src), n))
+		active.float32ToBrain(unsafe.Slice((*uint16)(dst), n), unsafe.Slice((*float32)(src), n))
 		return
 	}
 	for i := range n {

@@ -32,9 +32,9 @@ func buildTable() {
 	}
 
 	const f32, f64, c64, c128 = dtype.Float32, dtype.Float64, dtype.Complex64, dtype.Complex128
-	table[f32][dtype.Int32] = vectorized(&int32ToFloat32)
-	table[f64][f32] = vectorized(&float32ToFloat64)
-	table[f32][f64] = vectorized(&float64ToFloat32)
+	table[f32][dtype.Int32] = vectorized(&active.int32ToFloat32)
+	table[f64][f32] = vectorized(&active.float32ToFloat64)
+	table[f32][f64] = vectorized(&active.float64ToFloat32)
 	table[f32][dtype.Float16] = float16ToFloat32
 	table[f32][dtype.BFloat16] = bfloat16ToFloat32
 	table[dtype.Float16][f32] = float32ToFloat16

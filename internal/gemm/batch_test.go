@@ -50,9 +50,13 @@ func checkSmall[T Elem](t *testing.T, name string, small smallKernel[T], width i
 	}
 }
 
+// TestSmallKernels checks the small kernels of every kernel set this
+// machine runs against the Go twin.
 func TestSmallKernels(t *testing.T) {
-	checkSmall(t, "smallF32", smallF32, max(smallWidthF32, 16))
-	checkSmall(t, "smallF64", smallF64, max(smallWidthF64, 8))
+	for _, v := range kernelSets.Variants() {
+		checkSmall(t, v.Name()+"/smallF32", v.K.smallF32, max(v.K.smallWidthF32, 16))
+		checkSmall(t, v.Name()+"/smallF64", v.K.smallF64, max(v.K.smallWidthF64, 8))
+	}
 }
 
 // checkBatch compares MulBatch with one Mul per matrix.

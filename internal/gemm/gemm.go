@@ -101,7 +101,7 @@ func Mul[T Elem](m, n, k int, a, b, c Matrix[T], opt Options) {
 // products) get rounded copies instead, which they can afford.
 func mulF32(m, n, k int, a, b, c Matrix[float32], opt Options) {
 	if m == 1 || n == 1 || smallFor(m, n, k, b, c) != nil || smallFor(n, m, k, a.transpose(), c.transpose()) != nil {
-		mul(kernelF32, m, n, k, roundedCopy(a, m, k), roundedCopy(b, k, n), c, opt)
+		mul(active.f32, m, n, k, roundedCopy(a, m, k), roundedCopy(b, k, n), c, opt)
 		return
 	}
 	mul(tf32Kernel(), m, n, k, a, b, c, opt)

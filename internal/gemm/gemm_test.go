@@ -147,13 +147,13 @@ func checkMulTyped(t *testing.T, typ string, rng *rand.Rand, m, n, k int, al, bl
 func tileOf(typ string) (mr, nr int) {
 	switch typ {
 	case "float32":
-		return kernelF32.mr, kernelF32.nr
+		return active.f32.mr, active.f32.nr
 	case "float64":
-		return kernelF64.mr, kernelF64.nr
+		return active.f64.mr, active.f64.nr
 	case "int32":
-		return kernelI32.mr, kernelI32.nr
+		return active.i32.mr, active.i32.nr
 	}
-	return kernelI64.mr, kernelI64.nr
+	return active.i64.mr, active.i64.nr
 }
 
 // TestMulSmallShapes covers every m, n, k from 0 to about three tiles + 1
@@ -262,20 +262,17 @@ func checkThreadsIdentical[T float32 | float64](t *testing.T) {
 	}
 }
 
-// TestMulEveryKernel flips the dispatch to each kernel this CPU can run and
+// TestMulEveryKernel switches to each kernel set this machine runs and
 // checks whole products across block and tile edges.
 func TestMulEveryKernel(t *testing.T) {
-	f32, f64, i32, i64 := kernelsUnderTest()
-	saved32, saved64, savedI, savedL := kernelF32, kernelF64, kernelI32, kernelI64
-	defer func() { kernelF32, kernelF64, kernelI32, kernelI64 = saved32, saved64, savedI, savedL }()
+	defer func(saved kernelSet) { active = saved }(active)
 	rng := rand.New(rand.NewPCG(18, 19))
 	shapes := [][3]int{{13, 33, 17}, {40, 70, 600}, {100, 300, 50}}
 	if quick() {
 		shapes = [][3]int{{13, 33, 17}, {25, 40, 400}}
 	}
-	for i := range f32 {
-		kernelF32, kernelF64, kernelI32 = f32[i], f64[i], i32[i]
-		kernelI64 = i64[min(i, len(i64)-1)]
+	for _, v := range kernelSets.Variants() {
+		active = v.K
 		for _, s := range shapes {
 			for l := range numLayouts {
 				checkMul[float32](t, rng, s[0], s[1], s[2], l, (l+1)%numLayouts, (l+3)%numLayouts, Options{Threads: 2})

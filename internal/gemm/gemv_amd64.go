@@ -2,11 +2,7 @@
 
 package gemm
 
-import (
-	"unsafe"
-
-	"github.com/tensor-go/tensor/internal/cpufeat"
-)
+import "unsafe"
 
 // The AVX-512 streaming helpers (gemv_amd64.s) handle the longest prefix
 // whose length is a multiple of their unroll; the Go wrappers finish the
@@ -61,15 +57,6 @@ func sdot4AVX2(n int, a *float32, lda int, x *float32, out *[4]float32)
 //go:noescape
 func ddot4AVX2(n int, a *float64, lda int, x *float64, out *[4]float64)
 
-// gemvHelpers is one ISA's streaming helpers for one element type, as the
-// slice functions the gemv code calls.
-type gemvHelpers[T float32 | float64] struct {
-	dot   func(x, y []T) T
-	axpy  func(alpha T, x, y []T)
-	dot4  func(a []T, lda int, x []T, out *[4]T)
-	axpy4 func(alpha *[4]T, x []T, ldx int, y []T)
-}
-
 // gemvAsm wraps assembly helpers: each takes the longest prefix whose
 // length is a multiple of its step (dot and axpy 256 bytes, dot4 128, the
 // AVX-512 loops' steps, which the AVX2 ones keep so that both compute the
@@ -123,18 +110,3 @@ var (
 	gemvAVX2F32   = gemvAsm(sdotAVX2, saxpyAVX2, sdot4AVX2, saxpy4AVX2)
 	gemvAVX2F64   = gemvAsm(ddotAVX2, daxpyAVX2, ddot4AVX2, daxpy4AVX2)
 )
-
-func init() {
-	switch {
-	case cpufeat.AVX512:
-		useGemv(gemvAVX512F32, gemvAVX512F64)
-	case cpufeat.AVX2FMA:
-		useGemv(gemvAVX2F32, gemvAVX2F64)
-	}
-}
-
-// useGemv points the dispatched helpers at f32 and f64.
-func useGemv(f32 gemvHelpers[float32], f64 gemvHelpers[float64]) {
-	dotF32, axpyF32, dot4F32, axpy4F32 = f32.dot, f32.axpy, f32.dot4, f32.axpy4
-	dotF64, axpyF64, dot4F64, axpy4F64 = f64.dot, f64.axpy, f64.dot4, f64.axpy4
-}

@@ -1,16 +1,18 @@
 package gemm
 
-// Dispatch for the streaming helpers; kernel_amd64 points them at assembly.
-var (
-	dotF32   = dotGo[float32]
-	dotF64   = dotGo[float64]
-	axpyF32  = axpyGo[float32]
-	axpyF64  = axpyGo[float64]
-	dot4F32  = dot4Go[float32]
-	dot4F64  = dot4Go[float64]
-	axpy4F32 = axpy4Go[float32]
-	axpy4F64 = axpy4Go[float64]
-)
+// gemvHelpers is one kernel set's streaming helpers for one element type,
+// as the slice functions the gemv code calls.
+type gemvHelpers[T float32 | float64] struct {
+	dot   func(x, y []T) T
+	axpy  func(alpha T, x, y []T)
+	dot4  func(a []T, lda int, x []T, out *[4]T)
+	axpy4 func(alpha *[4]T, x []T, ldx int, y []T)
+}
+
+// gemvGo returns the Go twins as helpers.
+func gemvGo[T float32 | float64]() gemvHelpers[T] {
+	return gemvHelpers[T]{dot: dotGo[T], axpy: axpyGo[T], dot4: dot4Go[T], axpy4: axpy4Go[T]}
+}
 
 // axpy4Go is the Go twin of the four-row axpy helpers: it adds alpha[r]·x_r
 // to y for the rows x_r starting at x[r*ldx], r = 0 … 3, each element of y
@@ -37,9 +39,9 @@ func axpy4For[T Elem]() func(alpha *[4]T, x []T, ldx int, y []T) {
 	var z T
 	switch any(z).(type) {
 	case float32:
-		return any(axpy4F32).(func(alpha *[4]T, x []T, ldx int, y []T))
+		return any(active.gemvF32.axpy4).(func(alpha *[4]T, x []T, ldx int, y []T))
 	case float64:
-		return any(axpy4F64).(func(alpha *[4]T, x []T, ldx int, y []T))
+		return any(active.gemvF64.axpy4).(func(alpha *[4]T, x []T, ldx int, y []T))
 	}
 	return axpy4Go[T]
 }
@@ -88,9 +90,9 @@ func dotFor[T Elem]() func(x, y []T) T {
 	var z T
 	switch any(z).(type) {
 	case float32:
-		return any(dotF32).(func(x, y []T) T)
+		return any(active.gemvF32.dot).(func(x, y []T) T)
 	case float64:
-		return any(dotF64).(func(x, y []T) T)
+		return any(active.gemvF64.dot).(func(x, y []T) T)
 	}
 	return dotGo[T]
 }
@@ -99,9 +101,9 @@ func dot4For[T Elem]() func(a []T, lda int, x []T, out *[4]T) {
 	var z T
 	switch any(z).(type) {
 	case float32:
-		return any(dot4F32).(func(a []T, lda int, x []T, out *[4]T))
+		return any(active.gemvF32.dot4).(func(a []T, lda int, x []T, out *[4]T))
 	case float64:
-		return any(dot4F64).(func(a []T, lda int, x []T, out *[4]T))
+		return any(active.gemvF64.dot4).(func(a []T, lda int, x []T, out *[4]T))
 	}
 	return dot4Go[T]
 }
@@ -110,9 +112,9 @@ func axpyFor[T Elem]() func(alpha T, x, y []T) {
 	var z T
 	switch any(z).(type) {
 	case float32:
-		return any(axpyF32).(func(alpha T, x, y []T))
+		return any(active.gemvF32.axpy).(func(alpha T, x, y []T))
 	case float64:
-		return any(axpyF64).(func(alpha T, x, y []T))
+		return any(active.gemvF64.axpy).(func(alpha T, x, y []T))
 	}
 	return axpyGo[T]
 }

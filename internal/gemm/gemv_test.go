@@ -89,17 +89,6 @@ func checkAxpy4[T Elem](t *testing.T, name string, axpy4 func(alpha *[4]T, x []T
 	}
 }
 
-func TestStreamingHelpers(t *testing.T) {
-	checkAxpy4(t, "axpy4F32", axpy4F32)
-	checkAxpy4(t, "axpy4F64", axpy4F64)
-	checkDot4(t, "dot4F32", dot4F32)
-	checkDot4(t, "dot4F64", dot4F64)
-	checkDot(t, "dotF32", dotF32)
-	checkDot(t, "dotF64", dotF64)
-	checkAxpy(t, "axpyF32", axpyF32)
-	checkAxpy(t, "axpyF64", axpyF64)
-}
-
 // TestGemv covers matrix-vector products long enough for the assembly
 // helpers, in every layout (row-major A uses dot products, column-major A
 // column multiples, the rest the generic loop), as m == 1 and n == 1.

@@ -65,7 +65,7 @@ type halfSource struct {
 
 // newHalfJob describes C = A·B for half-precision A and B.
 func newHalfJob(f HalfFormat, m, n, k int, a, b Matrix[uint16], c Matrix[float32]) job[float32] {
-	j := newJob(kernelF32, m, n, k, Matrix[float32]{}, Matrix[float32]{}, c)
+	j := newJob(active.f32, m, n, k, Matrix[float32]{}, Matrix[float32]{}, c)
 	j.half = &halfSource{a, b, halfConverter(f)}
 	return j
 }
@@ -83,5 +83,5 @@ func halfConverter(f HalfFormat) func(dst []float32, src []uint16) {
 	if f == BFloat16 {
 		return bf16ToF32s
 	}
-	return f16ToF32s
+	return active.f16ToF32s
 }

@@ -2,8 +2,6 @@
 
 package gemm
 
-import "github.com/tensor-go/tensor/internal/cpufeat"
-
 //go:noescape
 func f16ToF32F16C(n int, dst *float32, src *uint16)
 
@@ -14,10 +12,4 @@ func f16ToF32sF16C(dst []float32, src []uint16) {
 		f16ToF32F16C(n, &dst[0], &src[0])
 	}
 	f16ToF32sGo(dst[n:len(src)], src[n:])
-}
-
-func init() {
-	if cpufeat.F16C {
-		f16ToF32s = f16ToF32sF16C
-	}
 }

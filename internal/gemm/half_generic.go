@@ -2,9 +2,6 @@ package gemm
 
 import "math"
 
-// f16ToF32s converts float16 bits to float32; kernel_amd64 points it at F16C.
-var f16ToF32s = f16ToF32sGo
-
 // f16ToF32sGo is the Go twin of the F16C conversion: every value, including
 // subnormals, is exact in float32; signalling NaNs come out quiet, as F16C
 // makes them.

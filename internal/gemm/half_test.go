@@ -42,7 +42,7 @@ func TestF16ToF32(t *testing.T) {
 			for i := range got {
 				got[i], want[i] = 7, 7
 			}
-			f16ToF32s(got[:len(s)], s)
+			active.f16ToF32s(got[:len(s)], s)
 			f16ToF32sGo(want[:len(s)], s)
 			for i := range got {
 				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
@@ -85,7 +85,7 @@ func TestMulHalf(t *testing.T) {
 			want := Matrix[float32]{make([]float32, m*n), 0, 1, m}
 			opt := Options{Threads: 1 + trial%2}
 			MulHalf(f, m, n, k, a, b, got, opt)
-			mul(kernelF32, m, n, k, af, bf, want, opt) // the blocked path MulHalf uses
+			mul(active.f32, m, n, k, af, bf, want, opt) // the blocked path MulHalf uses
 			for i := range got.Data {
 				if math.Float32bits(got.Data[i]) != math.Float32bits(want.Data[i]) {
 					t.Fatalf("format %d %dx%dx%d A %v B %v: element %d = %v, want %v", f, m, n, k, al, bl, i, got.Data[i], want.Data[i])

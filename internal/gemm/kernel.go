@@ -66,24 +66,34 @@ func newKernel[T Elem](name string, mr, nr, kc, mc, nc int, micro microKernel[T]
 	return k
 }
 
-// kernelFor returns the kernel dispatched for element type T.
-func kernelFor[T Elem]() *kernel[T] {
+// withRowA sets the in-place-A variants of the kernel (whole tiles and
+// four-row tiles) and returns it.
+func (k *kernel[T]) withRowA(rows, four microKernelRowA[T]) *kernel[T] {
+	k.microRowA, k.microRowA4 = rows, four
+	return k
+}
+
+// kernelFor returns the kernel of the active set for element type T.
+func kernelFor[T Elem]() *kernel[T] { return kernelOf[T](&active) }
+
+// kernelOf returns the set's kernel for element type T.
+func kernelOf[T Elem](s *kernelSet) *kernel[T] {
 	var z T
 	switch any(z).(type) {
 	case float32:
-		return any(kernelF32).(*kernel[T])
+		return any(s.f32).(*kernel[T])
 	case float64:
-		return any(kernelF64).(*kernel[T])
+		return any(s.f64).(*kernel[T])
 	case int32:
-		return any(kernelI32).(*kernel[T])
+		return any(s.i32).(*kernel[T])
 	default:
-		return any(kernelI64).(*kernel[T])
+		return any(s.i64).(*kernel[T])
 	}
 }
 
 // tf32Kernel is the float32 kernel with TF32 rounding of the packed operands.
 func tf32Kernel() *kernel[float32] {
-	k := *kernelF32
+	k := *active.f32
 	k.round = roundTF32Slice
 	return &k
 }

@@ -2,8 +2,6 @@
 
 package gemm
 
-import "github.com/tensor-go/tensor/internal/cpufeat"
-
 // The AVX-512 micro-kernels (kernel_amd64.s). Each computes a full 12-row
 // tile as described by microKernel; its Go twin is microGo with the same
 // shape.
@@ -32,10 +30,14 @@ func lgemm12x16AVX512(k int, a, b, c *int64, ldc int, accumulate bool)
 //	float64/int64 12×16: kc 256 gives a 12×256×8 = 24 KiB A sliver; nc 480
 //	  a 256×480×8 = 960 KiB B panel; mc 96 a 192 KiB A block.
 var (
-	avx512KernelF32 = newKernel("avx512-f32-12x32", 12, 32, 384, 144, 640, sgemm12x32AVX512)
-	avx512KernelF64 = newKernel("avx512-f64-12x16", 12, 16, 256, 96, 480, dgemm12x16AVX512)
-	avx512KernelI32 = newKernel("avx512-i32-12x32", 12, 32, 384, 144, 640, igemm12x32AVX512)
-	avx512KernelI64 = newKernel("avx512-i64-12x16", 12, 16, 256, 96, 480, lgemm12x16AVX512)
+	avx512KernelF32 = newKernel("avx512-f32-12x32", 12, 32, 384, 144, 640, sgemm12x32AVX512).
+			withRowA(sgemm12x32AVX512RowA, sgemm4x32AVX512RowA)
+	avx512KernelF64 = newKernel("avx512-f64-12x16", 12, 16, 256, 96, 480, dgemm12x16AVX512).
+			withRowA(dgemm12x16AVX512RowA, dgemm4x16AVX512RowA)
+	avx512KernelI32 = newKernel("avx512-i32-12x32", 12, 32, 384, 144, 640, igemm12x32AVX512).
+			withRowA(igemm12x32AVX512RowA, igemm4x32AVX512RowA)
+	avx512KernelI64 = newKernel("avx512-i64-12x16", 12, 16, 256, 96, 480, lgemm12x16AVX512).
+			withRowA(lgemm12x16AVX512RowA, lgemm4x16AVX512RowA)
 )
 
 // Four-row in-place-A kernels for the rows left below the last full tile
@@ -72,9 +74,12 @@ func igemm6x16AVX2(k int, a, b, c *int32, ldc int, accumulate bool)
 //	float64 6×8: kc 256 gives a 12 KiB A sliver; nc 512 a 1 MiB B panel;
 //	  mc 120 a 240 KiB A block.
 var (
-	avx2KernelF32 = newKernel("avx2-f32-6x16", 6, 16, 512, 120, 512, sgemm6x16AVX2)
-	avx2KernelF64 = newKernel("avx2-f64-6x8", 6, 8, 256, 120, 512, dgemm6x8AVX2)
-	avx2KernelI32 = newKernel("avx2-i32-6x16", 6, 16, 512, 120, 512, igemm6x16AVX2)
+	avx2KernelF32 = newKernel("avx2-f32-6x16", 6, 16, 512, 120, 512, sgemm6x16AVX2).
+			withRowA(sgemm6x16AVX2RowA, sgemm4x16AVX2RowA)
+	avx2KernelF64 = newKernel("avx2-f64-6x8", 6, 8, 256, 120, 512, dgemm6x8AVX2).
+			withRowA(dgemm6x8AVX2RowA, dgemm4x8AVX2RowA)
+	avx2KernelI32 = newKernel("avx2-i32-6x16", 6, 16, 512, 120, 512, igemm6x16AVX2).
+			withRowA(igemm6x16AVX2RowA, igemm4x16AVX2RowA)
 )
 
 // The AVX2 kernels reading A in place (kernel_avx2_amd64.s), six rows and
@@ -97,33 +102,6 @@ func dgemm4x8AVX2RowA(k int, a, b, c *float64, ldc, lda int, accumulate bool)
 
 //go:noescape
 func igemm4x16AVX2RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
-
-func init() {
-	if cpufeat.AVX2FMA {
-		avx2KernelF32.microRowA, avx2KernelF32.microRowA4 = sgemm6x16AVX2RowA, sgemm4x16AVX2RowA
-		avx2KernelF64.microRowA, avx2KernelF64.microRowA4 = dgemm6x8AVX2RowA, dgemm4x8AVX2RowA
-		avx2KernelI32.microRowA, avx2KernelI32.microRowA4 = igemm6x16AVX2RowA, igemm4x16AVX2RowA
-	}
-	if cpufeat.AVX2FMA && !cpufeat.AVX512 {
-		kernelF32 = avx2KernelF32
-		kernelF64 = avx2KernelF64
-		kernelI32 = avx2KernelI32
-	}
-	if cpufeat.AVX512 {
-		avx512KernelF32.microRowA = sgemm12x32AVX512RowA
-		avx512KernelF64.microRowA = dgemm12x16AVX512RowA
-		avx512KernelI32.microRowA = igemm12x32AVX512RowA
-		avx512KernelI64.microRowA = lgemm12x16AVX512RowA
-		avx512KernelF32.microRowA4 = sgemm4x32AVX512RowA
-		avx512KernelF64.microRowA4 = dgemm4x16AVX512RowA
-		avx512KernelI32.microRowA4 = igemm4x32AVX512RowA
-		avx512KernelI64.microRowA4 = lgemm4x16AVX512RowA
-		kernelI64 = avx512KernelI64
-		kernelF32 = avx512KernelF32
-		kernelF64 = avx512KernelF64
-		kernelI32 = avx512KernelI32
-	}
-}
 
 // The same kernels reading A in place (row-major A, see microKernelRowA).
 

@@ -2,16 +2,6 @@ package gemm
 
 import "unsafe"
 
-// Dispatch: the kernel each element type uses. The defaults below are the Go
-// twins; kernel_amd64.go replaces them with assembly according to cpufeat.
-// Tests flip these to compare implementations.
-var (
-	kernelF32 = goKernelF32
-	kernelF64 = goKernelF64
-	kernelI32 = goKernelI32
-	kernelI64 = goKernelI64
-)
-
 // The pure-Go kernels. Their blocking follows the same cache reasoning as the
 // assembly ones; the tile is smaller because Go keeps few values in registers.
 var (

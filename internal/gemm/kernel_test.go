@@ -3,14 +3,28 @@ package gemm
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
-// kernelsUnderTest lists every dispatched kernel whose micro-kernel is not
-// itself the Go twin; on purego builds (or CPUs without AVX-512) it is empty
-// apart from the Go kernels, which are checked against a fresh twin anyway.
+// kernelsUnderTest lists the distinct micro-kernels of the kernel sets this
+// machine runs, the Go ones (checked against a fresh twin) among them.
 func kernelsUnderTest() (f32 []*kernel[float32], f64 []*kernel[float64], i32 []*kernel[int32], i64 []*kernel[int64]) {
-	return allKernelsF32(), allKernelsF64(), allKernelsI32(), allKernelsI64()
+	for _, v := range kernelSets.Variants() {
+		f32 = appendNew(f32, v.K.f32)
+		f64 = appendNew(f64, v.K.f64)
+		i32 = appendNew(i32, v.K.i32)
+		i64 = appendNew(i64, v.K.i64)
+	}
+	return f32, f64, i32, i64
+}
+
+// appendNew appends k to ks unless it is there already.
+func appendNew[T Elem](ks []*kernel[T], k *kernel[T]) []*kernel[T] {
+	if slices.Contains(ks, k) {
+		return ks
+	}
+	return append(ks, k)
 }
 
 // special values sprinkled into kernel inputs: NaN, ±Inf, −0 must go through

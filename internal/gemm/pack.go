@@ -103,11 +103,11 @@ func packB[T any](dst []T, b Matrix[T], p0, kc, j0, nc, nr int) {
 // 128 bytes: a third of the packing of a 64³ float64 product.
 func packRowsFast[T any](dst, src []T, base, stride, kc, nr int) bool {
 	size := int(unsafe.Sizeof(*new(T)))
-	rows := copyRows128
+	rows := active.copyRows128
 	switch nr * size {
 	case 128:
 	case 64:
-		rows = copyRows64
+		rows = active.copyRows64
 	default:
 		return false
 	}
@@ -122,22 +122,15 @@ func packRowsFast[T any](dst, src []T, base, stride, kc, nr int) bool {
 	return true
 }
 
-// copyRows128 and copyRows64 copy rows 128-byte (64-byte) rows, stride
-// bytes apart at src, to consecutive rows at dst. The assembly versions
-// replace them where the CPU has them.
-var (
-	copyRows128 = copyRows128Go
-	copyRows64  = copyRows64Go
-)
-
-// copyRows128Go is the Go twin of copyRows128.
+// copyRows128Go copies rows 128-byte rows, stride bytes apart at src, to
+// consecutive rows at dst: the Go twin of the kernel sets' copyRows128.
 func copyRows128Go(dst, src unsafe.Pointer, rows, stride int) {
 	for r := 0; r < rows; r++ {
 		copy(unsafe.Slice((*byte)(unsafe.Add(dst, 128*r)), 128), unsafe.Slice((*byte)(unsafe.Add(src, stride*r)), 128))
 	}
 }
 
-// copyRows64Go is the Go twin of copyRows64.
+// copyRows64Go is copyRows128Go for 64-byte rows.
 func copyRows64Go(dst, src unsafe.Pointer, rows, stride int) {
 	for r := 0; r < rows; r++ {
 		copy(unsafe.Slice((*byte)(unsafe.Add(dst, 64*r)), 64), unsafe.Slice((*byte)(unsafe.Add(src, stride*r)), 64))

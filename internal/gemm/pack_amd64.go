@@ -2,11 +2,7 @@
 
 package gemm
 
-import (
-	"unsafe"
-
-	"github.com/tensor-go/tensor/internal/cpufeat"
-)
+import "unsafe"
 
 // copyRows128AVX512 is copyRows128Go in two 64-byte vector loads and stores
 // a row (pack_amd64.s).
@@ -19,12 +15,3 @@ func copyRows128AVX512(dst, src unsafe.Pointer, rows, stride int)
 //
 //go:noescape
 func copyRows64AVX2(dst, src unsafe.Pointer, rows, stride int)
-
-func init() {
-	if cpufeat.AVX512 {
-		copyRows128 = copyRows128AVX512
-	}
-	if cpufeat.AVX2FMA {
-		copyRows64 = copyRows64AVX2
-	}
-}

@@ -14,17 +14,16 @@ type rowCopier struct {
 	copy  func(dst, src unsafe.Pointer, rows, stride int)
 }
 
-// TestCopyRows checks the dispatched copyRows128 and copyRows64, every
-// assembly version the CPU can run (rowCopiers) and the Go twins against a
-// byte loop, for row counts around the loop's edges and positive and
+// TestCopyRows checks copyRows128 and copyRows64 of every kernel set this
+// machine runs (the Go twins among them) against a byte loop, for row counts around the loop's edges and positive and
 // negative strides, with guard bytes around the destination.
 func TestCopyRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(40, 41))
 	const guard = 64
-	impls := append([]rowCopier{
-		{"dispatched128", 128, copyRows128}, {"go128", 128, copyRows128Go},
-		{"dispatched64", 64, copyRows64}, {"go64", 64, copyRows64Go},
-	}, rowCopiers()...)
+	var impls []rowCopier
+	for _, v := range kernelSets.Variants() {
+		impls = append(impls, rowCopier{v.Name() + "128", 128, v.K.copyRows128}, rowCopier{v.Name() + "64", 64, v.K.copyRows64})
+	}
 	for _, f := range impls {
 		w := f.width
 		for _, rows := range []int{1, 2, 3, 7, 16, 33} {

@@ -35,9 +35,9 @@ func smallKernels[T Elem]() (width int, fast, twin smallKernel[T]) {
 	var z T
 	switch any(z).(type) {
 	case float32:
-		return smallWidthF32, any(smallF32).(smallKernel[T]), any(smallGoF32).(smallKernel[T])
+		return active.smallWidthF32, any(active.smallF32).(smallKernel[T]), any(smallGoF32).(smallKernel[T])
 	case float64:
-		return smallWidthF64, any(smallF64).(smallKernel[T]), any(smallGoF64).(smallKernel[T])
+		return active.smallWidthF64, any(active.smallF64).(smallKernel[T]), any(smallGoF64).(smallKernel[T])
 	case int32:
 		return 0, nil, any(smallGoI32).(smallKernel[T])
 	case int64:

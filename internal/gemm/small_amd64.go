@@ -2,11 +2,7 @@
 
 package gemm
 
-import (
-	"unsafe"
-
-	"github.com/tensor-go/tensor/internal/cpufeat"
-)
+import "unsafe"
 
 // The AVX-512 small kernels (small_amd64.s): mask has the low n bits set;
 // strides are in bytes, offsets (aoffs[0:batch] etc.) in elements. The Y
@@ -54,17 +50,6 @@ var (
 	smallF32AVX512K = smallAsm(smallF32AVX512, smallF32AVX512Y)
 	smallF64AVX512K = smallAsm(smallF64AVX512, smallF64AVX512Y)
 )
-
-func init() {
-	switch {
-	case cpufeat.AVX512:
-		smallF32, smallWidthF32 = smallF32AVX512K, 16
-		smallF64, smallWidthF64 = smallF64AVX512K, 8
-	case cpufeat.AVX2FMA:
-		smallF32, smallWidthF32 = smallF32AVX2, smallWidthF32AVX2
-		smallF64, smallWidthF64 = smallF64AVX2, smallWidthF64AVX2
-	}
-}
 
 // inside reports whether x.Off indexes an element of x.Data.
 func inside[T any](x Matrix[T]) bool { return x.Off >= 0 && x.Off < len(x.Data) }

@@ -19,12 +19,3 @@ func smallGo[T Elem](m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int) 
 		}
 	}
 }
-
-// Dispatch: the small kernel per float type and the widest n it takes
-// (0: no assembly kernel, so the Go twin is used only for very small work).
-var (
-	smallF32      smallKernel[float32] = smallGo[float32]
-	smallF64      smallKernel[float64] = smallGo[float64]
-	smallWidthF32                      = 0
-	smallWidthF64                      = 0
-)

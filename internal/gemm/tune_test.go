@@ -15,12 +15,11 @@ import (
 func BenchmarkTuneF64(b *testing.B) {
 	for _, p := range [][3]int{{256, 96, 480}, {384, 96, 320}, {192, 96, 640}, {256, 48, 480}, {256, 192, 480}, {320, 96, 400}} {
 		k := newKernel("t", 12, 16, p[0], p[1], p[2], avx512KernelF64.micro)
-		k.microRowA = avx512KernelF64.microRowA
-		k.microRowA4 = avx512KernelF64.microRowA4
+		k.withRowA(avx512KernelF64.microRowA, avx512KernelF64.microRowA4)
 		b.Run(fmt.Sprint(p), func(b *testing.B) {
-			saved := kernelF64
-			kernelF64 = k
-			defer func() { kernelF64 = saved }()
+			saved := active.f64
+			active.f64 = k
+			defer func() { active.f64 = saved }()
 			benchMul[float64](b, 1024, 1024, 1024, 1)
 		})
 	}
@@ -29,12 +28,11 @@ func BenchmarkTuneF64(b *testing.B) {
 func BenchmarkTuneF32(b *testing.B) {
 	for _, p := range [][3]int{{384, 144, 640}, {256, 144, 960}, {320, 144, 768}, {192, 144, 1280}, {256, 144, 480}} {
 		k := newKernel("t", 12, 32, p[0], p[1], p[2], avx512KernelF32.micro)
-		k.microRowA = avx512KernelF32.microRowA
-		k.microRowA4 = avx512KernelF32.microRowA4
+		k.withRowA(avx512KernelF32.microRowA, avx512KernelF32.microRowA4)
 		b.Run(fmt.Sprint(p), func(b *testing.B) {
-			saved := kernelF32
-			kernelF32 = k
-			defer func() { kernelF32 = saved }()
+			saved := active.f32
+			active.f32 = k
+			defer func() { active.f32 = saved }()
 			benchMul[float32](b, 1024, 1024, 1024, 1)
 		})
 	}

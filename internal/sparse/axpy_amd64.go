@@ -2,7 +2,7 @@
 
 package sparse
 
-import "github.com/tensor-go/tensor/internal/cpufeat"
+import "github.com/tensor-go/tensor/internal/kernels"
 
 // AVX-512 row kernels, in axpy_amd64.s. Each handles any length n ≥ 1,
 // finishing with one masked vector, and computes exactly what its Go twin
@@ -40,16 +40,16 @@ func axpyF64AVX512(y []float64, a float64, x *float64)
 func axpy4F64AVX512(y []float64, a0, a1, a2, a3 float64, x0, x1, x2, x3 *float64)
 
 func init() {
-	if cpufeat.AVX512 {
-		float32Kernels = asmKernels(axpyF32AVX512, axpy4F32AVX512)
-		float64Kernels = asmKernels(axpyF64AVX512, axpy4F64AVX512)
-	}
+	kernelSets.Add(kernels.AVX512, kernelSet{
+		f32: asmKernels(axpyF32AVX512, axpy4F32AVX512),
+		f64: asmKernels(axpyF64AVX512, axpy4F64AVX512),
+	})
 }
 
 // asmKernels wraps assembly kernels in the slice signatures of the Go
 // twins, checking that every x is long enough before the assembly reads it.
-func asmKernels[T float32 | float64](one func([]T, T, *T), four func([]T, T, T, T, T, *T, *T, *T, *T)) kernels[T] {
-	return kernels[T]{
+func asmKernels[T float32 | float64](one func([]T, T, *T), four func([]T, T, T, T, T, *T, *T, *T, *T)) rowKernels[T] {
+	return rowKernels[T]{
 		axpy: func(y []T, a T, x []T) {
 			if len(y) == 0 {
 				return

@@ -1,30 +1,41 @@
 package sparse
 
-// kernels holds the row kernels SpMM runs for one element type: the Go
+import "github.com/tensor-go/tensor/internal/kernels"
+
+// rowKernels holds the row kernels SpMM runs for one element type: the Go
 // loops below, or for float32 and float64 assembly (axpy_amd64.go).
-type kernels[T Number] struct {
+type rowKernels[T Number] struct {
 	axpy  func(y []T, a T, x []T)
 	axpy4 func(y []T, a0, a1, a2, a3 T, x0, x1, x2, x3 []T)
 }
 
-// Kernels for float32 and float64; variables so that tests can compare the
-// assembly with the Go twins and so that init can install the assembly.
+// kernelSet is what this package takes from one kernel set.
+type kernelSet struct {
+	f32 rowKernels[float32]
+	f64 rowKernels[float64]
+}
+
+// active is the entry of the active kernel set; kernelSets keeps it so
+// (architecture files add their entries in init).
 var (
-	float32Kernels = kernels[float32]{axpy: axpy[float32], axpy4: axpy4[float32]}
-	float64Kernels = kernels[float64]{axpy: axpy[float64], axpy4: axpy4[float64]}
+	active     kernelSet
+	kernelSets = kernels.NewTable(&active, kernelSet{f32: goKernels[float32](), f64: goKernels[float64]()})
 )
 
+// goKernels returns the Go twins for T.
+func goKernels[T Number]() rowKernels[T] { return rowKernels[T]{axpy: axpy[T], axpy4: axpy4[T]} }
+
 // kernelsFor returns the kernels for T.
-func kernelsFor[T Number]() kernels[T] {
-	switch k := any(float32Kernels).(type) {
-	case kernels[T]:
+func kernelsFor[T Number]() rowKernels[T] {
+	switch k := any(active.f32).(type) {
+	case rowKernels[T]:
 		return k
 	}
-	switch k := any(float64Kernels).(type) {
-	case kernels[T]:
+	switch k := any(active.f64).(type) {
+	case rowKernels[T]:
 		return k
 	}
-	return kernels[T]{axpy: axpy[T], axpy4: axpy4[T]}
+	return goKernels[T]()
 }
 
 // axpy computes y[j] += a*x[j] for j in [0, len(y)).

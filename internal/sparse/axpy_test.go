@@ -6,13 +6,17 @@ import (
 	"testing"
 )
 
-// TestKernelsMatchTwins runs the installed float32/float64 row kernels
-// (assembly where the CPU has it) against the Go twins at every length
-// around the vector edges, every element offset within a cache line,
-// special values, and guard elements around y.
+// TestKernelsMatchTwins runs the float32/float64 row kernels of every
+// kernel set this machine runs against the Go twins at every length around
+// the vector edges, every element offset within a cache line, special
+// values, and guard elements around y.
 func TestKernelsMatchTwins(t *testing.T) {
-	checkKernels(t, float32Kernels, 16, func(r *rand.Rand) float32 { return float32(special(r)) })
-	checkKernels(t, float64Kernels, 8, special)
+	for _, v := range kernelSets.Variants() {
+		t.Run(v.Name(), func(t *testing.T) {
+			checkKernels(t, v.K.f32, 16, func(r *rand.Rand) float32 { return float32(special(r)) })
+			checkKernels(t, v.K.f64, 8, special)
+		})
+	}
 }
 
 // special returns a random float64 that is sometimes NaN, ±Inf, ±0, tiny
@@ -37,8 +41,8 @@ func special(r *rand.Rand) float64 {
 	return r.NormFloat64()
 }
 
-func checkKernels[T float32 | float64](t *testing.T, got kernels[T], lanes int, gen func(*rand.Rand) T) {
-	twin := kernels[T]{axpy: axpy[T], axpy4: axpy4[T]}
+func checkKernels[T float32 | float64](t *testing.T, got rowKernels[T], lanes int, gen func(*rand.Rand) T) {
+	twin := goKernels[T]()
 	rng := rand.New(rand.NewPCG(7, 8))
 	const guard = 16
 	sentinel := T(-12345.5)
@@ -67,7 +71,7 @@ func checkKernels[T float32 | float64](t *testing.T, got kernels[T], lanes int, 
 			for k := range y0 {
 				y0[k] = gen(rng)
 			}
-			run := func(k kernels[T], four bool) []T {
+			run := func(k rowKernels[T], four bool) []T {
 				buf := make([]T, guard+off+n+guard)
 				for k := range buf {
 					buf[k] = sentinel

@@ -72,7 +72,7 @@ func spmmRows[T Number](a *CSR[T], b, c Dense[T], lo, hi int) {
 // out so that out's elements are loaded and stored a quarter as often;
 // each element still receives its products one at a time in order, so the
 // rounding is that of four separate passes.
-func addRowsContiguous[T Number](k kernels[T], out []T, cols []int64, vals []T, b Dense[T]) {
+func addRowsContiguous[T Number](k rowKernels[T], out []T, cols []int64, vals []T, b Dense[T]) {
 	p := 0
 	for ; p+4 <= len(cols); p += 4 {
 		k.axpy4(out, vals[p], vals[p+1], vals[p+2], vals[p+3],

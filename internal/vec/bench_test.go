@@ -1,6 +1,7 @@
 package vec
 
 import (
+	"github.com/tensor-go/tensor/internal/kernels"
 	"testing"
 	"unsafe"
 )
@@ -15,11 +16,10 @@ var benchSizes = []struct {
 	n    int
 }{{"4K", 4 << 10}, {"16M", 16 << 20}}
 
-func mulSets() []mulVariant {
-	return append(mulAccelerated[:len(mulAccelerated):len(mulAccelerated)], mulVariant{"go", mulGo})
-}
-func prodSets() []prodVariant {
-	return append(prodAccelerated[:len(prodAccelerated):len(prodAccelerated)], prodVariant{"go", prodGo})
+// accelerated returns the entries of a table other than the Go twins.
+func accelerated[K any](t *kernels.Table[K]) []kernels.Variant[K] {
+	v := t.Variants()
+	return v[:len(v)-1]
 }
 
 // filled returns n copies of v. Writing every element matters: untouched
@@ -39,11 +39,11 @@ func benchMul[D, A, B any](b *testing.B, bytes int, av A, bv B, call func(k mulK
 	for _, size := range benchSizes {
 		var zero D
 		dst, a, bb := filled(size.n, zero), filled(size.n, av), filled(size.n, bv)
-		for _, v := range mulSets() {
-			b.Run(size.name+"/"+v.name, func(b *testing.B) {
+		for _, v := range mulTable.Variants() {
+			b.Run(size.name+"/"+v.Name(), func(b *testing.B) {
 				b.SetBytes(int64(bytes * size.n))
 				for b.Loop() {
-					call(v.kernels, dst, a, bb)
+					call(v.K, dst, a, bb)
 				}
 			})
 		}
@@ -99,9 +99,9 @@ func benchProd[E, R any](b *testing.B, v E, run func(a []E) R) {
 	defer func(saved prodKernels) { prodImpl = saved }(prodImpl)
 	for _, size := range benchSizes {
 		a := filled(size.n, v)
-		for _, v := range prodSets() {
-			b.Run(size.name+"/"+v.name, func(b *testing.B) {
-				prodImpl = v.kernels
+		for _, v := range prodTable.Variants() {
+			b.Run(size.name+"/"+v.Name(), func(b *testing.B) {
+				prodImpl = v.K
 				b.SetBytes(int64(sizeOf[E]() * size.n))
 				for b.Loop() {
 					run(a)
@@ -126,9 +126,9 @@ func BenchmarkProdBF16(b *testing.B) { benchProd(b, uint16(0x3f80), ProdBF16) }
 func BenchmarkProdF64Run256(b *testing.B) {
 	defer func(saved prodKernels) { prodImpl = saved }(prodImpl)
 	a := filled(256, 1.0)
-	for _, v := range prodSets() {
-		b.Run(v.name, func(b *testing.B) {
-			prodImpl = v.kernels
+	for _, v := range prodTable.Variants() {
+		b.Run(v.Name(), func(b *testing.B) {
+			prodImpl = v.K
 			b.SetBytes(8 * 256)
 			for b.Loop() {
 				ProdF64(a)

@@ -4,7 +4,7 @@
 // The iteration engine reduces every N-d operation to contiguous 1-D runs
 // (or a run against a broadcast scalar) and calls these kernels on them, so
 // they are written to run at memory speed: AVX-512 or AVX2 assembly on
-// amd64, chosen once at start-up from internal/cpufeat, with a plain Go twin
+// amd64, taken from the active kernel set (internal/kernels), with a plain Go twin
 // for every kernel. Building with -tags purego uses only the twins.
 //
 // # Preconditions

@@ -1,6 +1,7 @@
 package vec
 
 import (
+	"github.com/tensor-go/tensor/internal/kernels"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -33,11 +34,8 @@ func fenced[T any](t *testing.T, n int) []T {
 // the lanes they mask off.
 func TestKernelsStayInBounds(t *testing.T) {
 	defer func(m mulKernels, p prodKernels) { mulImpl, prodImpl = m, p }(mulImpl, prodImpl)
-	for i, v := range mulAccelerated {
-		mulImpl = v.kernels
-		if i < len(prodAccelerated) {
-			prodImpl = prodAccelerated[i].kernels
-		}
+	for _, s := range kernels.Runnable() {
+		mulImpl, prodImpl = mulTable.For(s), prodTable.For(s)
 		for n := range 130 {
 			f32, i32 := fenced[float32](t, n), fenced[int32](t, n)
 			MulF32(f32, f32, f32)

@@ -5,7 +5,7 @@ package vec
 import (
 	"unsafe"
 
-	"github.com/tensor-go/tensor/internal/cpufeat"
+	"github.com/tensor-go/tensor/internal/kernels"
 )
 
 // Assembly kernels, in mul_amd64.s. The AVX-512 ones handle any length
@@ -263,22 +263,10 @@ func tailedScalar[D, S any](w int, body, tail func(dst, a []D, s S)) func(dst, a
 }
 
 func init() {
-	// The AVX2 set needs F16C too, which every AVX2 processor has; checking
-	// keeps a virtual machine that hides it on the Go twins.
-	if cpufeat.AVX2FMA && cpufeat.F16C {
-		mulAccelerated = append([]mulVariant{{"avx2", mulAVX2}}, mulAccelerated...)
-		mulImpl = mulAVX2
-	}
-	if cpufeat.AVX512 && cpufeat.F16C {
-		mulAccelerated = append([]mulVariant{{"avx512", mulAVX512}}, mulAccelerated...)
-		mulImpl = mulAVX512
-	}
-	switch {
-	case cpufeat.AVX512:
-		streamImpl = streamAVX512
-	case cpufeat.AVX2FMA && cpufeat.F16C:
-		streamImpl = streamAVX2
-	}
+	mulTable.Add(kernels.AVX512, mulAVX512)
+	mulTable.Add(kernels.AVX2, mulAVX2)
+	streamTable.Add(kernels.AVX512, streamAVX512)
+	streamTable.Add(kernels.AVX2, streamAVX2)
 }
 
 // streamAVX512 streams dst from its first 64-byte boundary on, whatever

@@ -1,5 +1,7 @@
 package vec
 
+import "github.com/tensor-go/tensor/internal/kernels"
+
 // number is every element type with a native Go multiply; integer
 // multiplication in Go wraps, which is the contract.
 type number interface {
@@ -20,9 +22,12 @@ var mulGo = mulKernels{
 	scalarF16: mulScalarF16Go, scalarBF16: mulScalarBF16Go,
 }
 
-// mulImpl is the kernel set the exported functions use; init in the
-// architecture file may replace it.
-var mulImpl = mulGo
+// mulImpl is the active kernel set's entry, which the exported functions
+// use; architecture files add their entries to mulTable in init.
+var (
+	mulImpl  mulKernels
+	mulTable = kernels.NewTable(&mulImpl, mulGo)
+)
 
 // streamThreshold is the dst size in bytes from which kernels with
 // streaming (non-temporal) stores use them; tests lower it to reach them.
@@ -32,16 +37,6 @@ var mulImpl = mulGo
 // would be evicted anyway, and streaming saves the read-for-ownership of
 // every line: a quarter of a multiply's memory traffic.
 var streamThreshold = 4 << 20
-
-// mulVariant names an accelerated kernel set for the tests.
-type mulVariant struct {
-	name    string
-	kernels mulKernels
-}
-
-// mulAccelerated lists the accelerated kernel sets this processor can run,
-// fastest first; architecture files append to it in init.
-var mulAccelerated []mulVariant
 
 func mulNumbers[T number](dst, a, b []T) {
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -99,6 +94,8 @@ var streamGo = streamKernels{
 	scalarF32: mulScalarNumbers[float32], scalarF64: mulScalarNumbers[float64],
 }
 
-// streamImpl is the Streaming kernel set in use; init in the architecture
-// file may replace it.
-var streamImpl = streamGo
+// streamImpl is the active set's Streaming kernels.
+var (
+	streamImpl  streamKernels
+	streamTable = kernels.NewTable(&streamImpl, streamGo)
+)

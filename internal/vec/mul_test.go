@@ -22,7 +22,7 @@ type mulCase[D, A, B any] struct {
 // once with streaming stores forced on.
 func checkMul[D, A, B any](t *testing.T, c mulCase[D, A, B]) {
 	t.Helper()
-	if len(mulAccelerated) == 0 {
+	if len(accelerated(mulTable)) == 0 {
 		t.Skip("no accelerated kernels on this machine or build")
 	}
 	r := rand.New(rand.NewPCG(1, uint64(len(c.name))))
@@ -37,7 +37,7 @@ func checkMul[D, A, B any](t *testing.T, c mulCase[D, A, B]) {
 		return z
 	}
 	defer func(saved int) { streamThreshold = saved }(streamThreshold)
-	for _, v := range mulAccelerated {
+	for _, v := range accelerated(mulTable) {
 		for _, threshold := range []int{streamThreshold, 0} {
 			streamThreshold = threshold
 			for _, n := range testLengths(r, size) {
@@ -47,17 +47,17 @@ func checkMul[D, A, B any](t *testing.T, c mulCase[D, A, B]) {
 					want := make([]D, n)
 					c.run(mulGo, want, a, b)
 					dst, buf := sliceAt(n, off, sentinel)
-					c.run(v.kernels, dst, a, b)
+					c.run(v.K, dst, a, b)
 					for i := range dst {
 						if !c.same(dst[i], want[i]) {
 							t.Fatalf("%s/%s n=%d off=%d: dst[%d] = %v, twin %v (a=%v b=%v)",
-								v.name, c.name, n, off, i, dst[i], want[i], a[i], b[i])
+								v.Name(), c.name, n, off, i, dst[i], want[i], a[i], b[i])
 						}
 					}
 					for i, x := range buf {
 						if (i < guard+off || i >= guard+off+n) && !c.same(x, sentinel()) {
 							t.Fatalf("%s/%s n=%d off=%d: guard element %d overwritten",
-								v.name, c.name, n, off, i-guard-off)
+								v.Name(), c.name, n, off, i-guard-off)
 						}
 					}
 				}
@@ -73,7 +73,7 @@ func checkMulInPlace[T, B any](t *testing.T, c mulCase[T, T, B]) {
 	r := rand.New(rand.NewPCG(3, 4))
 	defer func(saved int) { streamThreshold = saved }(streamThreshold)
 	streamThreshold = 0
-	for _, v := range mulAccelerated {
+	for _, v := range accelerated(mulTable) {
 		for _, n := range []int{1, 7, 63, 64, 65, 257, 1000} {
 			a := make([]T, n)
 			for i := range a {
@@ -85,10 +85,10 @@ func checkMulInPlace[T, B any](t *testing.T, c mulCase[T, T, B]) {
 			}
 			want := make([]T, n)
 			c.run(mulGo, want, a, b)
-			c.run(v.kernels, a, a, b)
+			c.run(v.K, a, a, b)
 			for i := range a {
 				if !c.same(a[i], want[i]) {
-					t.Fatalf("%s/%s in place n=%d: [%d] = %v, want %v", v.name, c.name, n, i, a[i], want[i])
+					t.Fatalf("%s/%s in place n=%d: [%d] = %v, want %v", v.Name(), c.name, n, i, a[i], want[i])
 				}
 			}
 		}

@@ -166,11 +166,11 @@ func TestMulHalvesRounding(t *testing.T) {
 // TestMulSpecials checks the spec's examples under every implementation.
 func TestMulSpecials(t *testing.T) {
 	defer func(saved mulKernels) { mulImpl = saved }(mulImpl)
-	sets := append([]mulVariant{{"go", mulGo}}, mulAccelerated...)
+	sets := mulTable.Variants()
 	negZero := float32(math.Copysign(0, -1))
 	inf := float32(math.Inf(1))
 	for _, v := range sets {
-		mulImpl = v.kernels
+		mulImpl = v.K
 		// Lengths past one vector so that both the vector body and the tail
 		// see each case.
 		const n = 37
@@ -182,33 +182,33 @@ func TestMulSpecials(t *testing.T) {
 		MulF32(f, fill(n, negZero), fill[float32](n, 5))
 		for i := range n {
 			if i8[i] != 44 {
-				t.Fatalf("%s: int8 100*3 = %d, want 44", v.name, i8[i])
+				t.Fatalf("%s: int8 100*3 = %d, want 44", v.Name(), i8[i])
 			}
 			if i64[i] != math.MinInt64 {
-				t.Fatalf("%s: int64 min*-1 = %d, want min", v.name, i64[i])
+				t.Fatalf("%s: int64 min*-1 = %d, want min", v.Name(), i64[i])
 			}
 			if f[i] != 0 || !math.Signbit(float64(f[i])) {
-				t.Fatalf("%s: -0*5 = %v, want -0", v.name, f[i])
+				t.Fatalf("%s: -0*5 = %v, want -0", v.Name(), f[i])
 			}
 		}
 		MulF32(f, fill(n, negZero), fill(n, negZero))
 		if f[n-1] != 0 || math.Signbit(float64(f[n-1])) {
-			t.Fatalf("%s: -0*-0 = %v, want +0", v.name, f[n-1])
+			t.Fatalf("%s: -0*-0 = %v, want +0", v.Name(), f[n-1])
 		}
 		MulF32(f, fill(n, inf), fill[float32](n, 0))
 		if f[n-1] == f[n-1] {
-			t.Fatalf("%s: inf*0 = %v, want NaN", v.name, f[n-1])
+			t.Fatalf("%s: inf*0 = %v, want NaN", v.Name(), f[n-1])
 		}
 		// A bfloat16 NaN with every payload bit set must not round into
 		// Inf or flip sign; a float16 overflow must become Inf.
 		h := make([]uint16, n)
 		MulBF16(h, fill[uint16](n, 0x7fff), fill[uint16](n, 0x3f80))
 		if h[n-1]&0x7f80 != 0x7f80 || h[n-1]&0x7f == 0 {
-			t.Fatalf("%s: bfloat16 NaN*1 = %#04x, want NaN", v.name, h[n-1])
+			t.Fatalf("%s: bfloat16 NaN*1 = %#04x, want NaN", v.Name(), h[n-1])
 		}
 		MulF16(h, fill[uint16](n, 0x7bff), fill[uint16](n, 0x4000)) // 65504*2
 		if h[n-1] != 0x7c00 {
-			t.Fatalf("%s: float16 65504*2 = %#04x, want +Inf", v.name, h[n-1])
+			t.Fatalf("%s: float16 65504*2 = %#04x, want +Inf", v.Name(), h[n-1])
 		}
 	}
 }

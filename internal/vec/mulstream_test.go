@@ -40,17 +40,15 @@ func checkStreaming[T float32 | float64](t *testing.T, name string, scalar bool,
 	}
 }
 
-// TestMulStreaming checks every Streaming kernel, with the kernel set in
-// use, every assembly set the CPU can run and the Go twins.
+// TestMulStreaming checks every Streaming kernel, with the kernels of
+// every kernel set this machine runs, the Go twins among them.
 func TestMulStreaming(t *testing.T) {
 	defer func(saved streamKernels) { streamImpl = saved }(streamImpl)
-	sets := streamSets()
-	sets["impl"], sets["go"] = streamImpl, streamGo
-	for name, k := range sets {
-		streamImpl = k
-		checkStreaming(t, name+"/f32", false, func(dst, a, b []float32, _ float32) { MulF32Streaming(dst, a, b) }, randF32)
-		checkStreaming(t, name+"/f64", false, func(dst, a, b []float64, _ float64) { MulF64Streaming(dst, a, b) }, randF64)
-		checkStreaming(t, name+"/scalarF32", true, func(dst, a, _ []float32, s float32) { MulScalarF32Streaming(dst, a, s) }, randF32)
-		checkStreaming(t, name+"/scalarF64", true, func(dst, a, _ []float64, s float64) { MulScalarF64Streaming(dst, a, s) }, randF64)
+	for _, set := range streamTable.Variants() {
+		streamImpl = set.K
+		checkStreaming(t, set.Name()+"/f32", false, func(dst, a, b []float32, _ float32) { MulF32Streaming(dst, a, b) }, randF32)
+		checkStreaming(t, set.Name()+"/f64", false, func(dst, a, b []float64, _ float64) { MulF64Streaming(dst, a, b) }, randF64)
+		checkStreaming(t, set.Name()+"/scalarF32", true, func(dst, a, _ []float32, s float32) { MulScalarF32Streaming(dst, a, s) }, randF32)
+		checkStreaming(t, set.Name()+"/scalarF64", true, func(dst, a, _ []float64, s float64) { MulScalarF64Streaming(dst, a, s) }, randF64)
 	}
 }

@@ -2,7 +2,7 @@
 
 package vec
 
-import "github.com/tensor-go/tensor/internal/cpufeat"
+import "github.com/tensor-go/tensor/internal/kernels"
 
 //go:noescape
 func prodF32AVX512(a []float32) [lanes4]float32
@@ -99,12 +99,6 @@ var prodAVX2 = prodKernels{
 }
 
 func init() {
-	if cpufeat.AVX2FMA && cpufeat.F16C {
-		prodAccelerated = append([]prodVariant{{"avx2", prodAVX2}}, prodAccelerated...)
-		prodImpl = prodAVX2
-	}
-	if cpufeat.AVX512 && cpufeat.F16C {
-		prodAccelerated = append([]prodVariant{{"avx512", prodAVX512}}, prodAccelerated...)
-		prodImpl = prodAVX512
-	}
+	prodTable.Add(kernels.AVX512, prodAVX512)
+	prodTable.Add(kernels.AVX2, prodAVX2)
 }

@@ -1,5 +1,7 @@
 package vec
 
+import "github.com/tensor-go/tensor/internal/kernels"
+
 // prodGo is the Go twin of every block kernel.
 var prodGo = prodKernels{
 	f32: blocks4[float32], f64: blocks8[float64],
@@ -10,19 +12,12 @@ var prodGo = prodKernels{
 	foldF32: foldGoF32, foldF64: foldGoF64,
 }
 
-// prodImpl is the kernel set the exported functions use; init in the
-// architecture file may replace it.
-var prodImpl = prodGo
-
-// prodVariant names an accelerated kernel set for the tests.
-type prodVariant struct {
-	name    string
-	kernels prodKernels
-}
-
-// prodAccelerated lists the accelerated kernel sets this processor can run,
-// fastest first; architecture files append to it in init.
-var prodAccelerated []prodVariant
+// prodImpl is the active kernel set's entry, which the exported functions
+// use; architecture files add their entries to prodTable in init.
+var (
+	prodImpl  prodKernels
+	prodTable = kernels.NewTable(&prodImpl, prodGo)
+)
 
 // blocks4 multiplies the full 64-element blocks of a into 64 lanes:
 //

@@ -20,21 +20,21 @@ type prodCase[E, R any] struct {
 // same bits: the order of float products is part of the contract.
 func checkProd[E, R any](t *testing.T, c prodCase[E, R]) {
 	t.Helper()
-	if len(prodAccelerated) == 0 {
+	if len(accelerated(prodTable)) == 0 {
 		t.Skip("no accelerated kernels on this machine or build")
 	}
 	defer func(saved prodKernels) { prodImpl = saved }(prodImpl)
 	r := rand.New(rand.NewPCG(5, uint64(len(c.name))))
 	size := int(unsafe.Sizeof(*new(E)))
-	for _, v := range prodAccelerated {
+	for _, v := range accelerated(prodTable) {
 		for _, n := range testLengths(r, size) {
 			for _, off := range testOffsets(n) {
 				a, _ := sliceAt(n, off, func() E { return c.gen(r) })
 				prodImpl = prodGo
 				want := c.run(a)
-				prodImpl = v.kernels
+				prodImpl = v.K
 				if got := c.run(a); !c.same(got, want) {
-					t.Fatalf("%s/%s n=%d off=%d: got %v, twin %v", v.name, c.name, n, off, got, want)
+					t.Fatalf("%s/%s n=%d off=%d: got %v, twin %v", v.Name(), c.name, n, off, got, want)
 				}
 			}
 		}
@@ -313,27 +313,27 @@ func TestNoAllocs(t *testing.T) {
 // random lanes with NaNs of random payloads and other specials mixed in,
 // bit for bit (any NaN equal to any NaN, as everywhere in this package).
 func TestFolds(t *testing.T) {
-	if len(prodAccelerated) == 0 {
+	if len(accelerated(prodTable)) == 0 {
 		t.Skip("no accelerated kernels on this machine or build")
 	}
 	r := rand.New(rand.NewPCG(11, 12))
 	nan32 := func() float32 { return math.Float32frombits(0x7f800001 | r.Uint32()&0x807fffff) }
 	nan64 := func() float64 { return math.Float64frombits(0x7ff0000000000001 | r.Uint64()&0x800fffffffffffff) }
-	for _, v := range prodAccelerated {
+	for _, v := range accelerated(prodTable) {
 		for range 2000 {
 			var l32 [lanes4]float32
 			for j := range l32 {
 				l32[j] = foldLane(r, nan32, specialsF32)
 			}
-			if got, want := v.kernels.foldF32(l32), foldGoF32(l32); !sameF32(got, want) {
-				t.Fatalf("%s foldF32(%v) = %#x, twin %#x", v.name, l32, math.Float32bits(got), math.Float32bits(want))
+			if got, want := v.K.foldF32(l32), foldGoF32(l32); !sameF32(got, want) {
+				t.Fatalf("%s foldF32(%v) = %#x, twin %#x", v.Name(), l32, math.Float32bits(got), math.Float32bits(want))
 			}
 			var l64 [lanes8]float64
 			for j := range l64 {
 				l64[j] = foldLane(r, nan64, specialsF64)
 			}
-			if got, want := v.kernels.foldF64(l64), foldGoF64(l64); !sameF64(got, want) {
-				t.Fatalf("%s foldF64(%v) = %#x, twin %#x", v.name, l64, math.Float64bits(got), math.Float64bits(want))
+			if got, want := v.K.foldF64(l64), foldGoF64(l64); !sameF64(got, want) {
+				t.Fatalf("%s foldF64(%v) = %#x, twin %#x", v.Name(), l64, math.Float64bits(got), math.Float64bits(want))
 			}
 		}
 	}

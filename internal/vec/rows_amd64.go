@@ -2,7 +2,7 @@
 
 package vec
 
-import "github.com/tensor-go/tensor/internal/cpufeat"
+import "github.com/tensor-go/tensor/internal/kernels"
 
 // The stride of these kernels is in elements, as in the Go twins.
 
@@ -34,14 +34,6 @@ func rowsTailed[T number](w int, body func(acc, x []T, stride int)) func(acc, x 
 
 // The AVX-512 kernels' masked last vector handles every length.
 func init() {
-	if cpufeat.AVX2FMA {
-		avx2 := rowKernels{f32: rowsTailed(8, rows4F32AVX2), f64: rowsTailed(4, rows4F64AVX2)}
-		rowAccelerated = append(rowAccelerated, rowVariant{"avx2", avx2})
-		rowImpl = avx2
-	}
-	if cpufeat.AVX512 {
-		avx512 := rowKernels{f32: rows4F32AVX512, f64: rows4F64AVX512}
-		rowAccelerated = append([]rowVariant{{"avx512", avx512}}, rowAccelerated...)
-		rowImpl = avx512
-	}
+	rowTable.Add(kernels.AVX512, rowKernels{f32: rows4F32AVX512, f64: rows4F64AVX512})
+	rowTable.Add(kernels.AVX2, rowKernels{f32: rowsTailed(8, rows4F32AVX2), f64: rowsTailed(4, rows4F64AVX2)})
 }

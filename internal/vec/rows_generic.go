@@ -1,21 +1,16 @@
 package vec
 
+import "github.com/tensor-go/tensor/internal/kernels"
+
 // rowGo is the Go twin of the four-row kernels.
 var rowGo = rowKernels{f32: rows4[float32], f64: rows4[float64]}
 
-// rowImpl is the kernel set the exported functions use; init in the
-// architecture file may replace it.
-var rowImpl = rowGo
-
-// rowVariant names an accelerated kernel set for the tests.
-type rowVariant struct {
-	name    string
-	kernels rowKernels
-}
-
-// rowAccelerated lists the accelerated kernel sets this processor can run;
-// architecture files append to it in init.
-var rowAccelerated []rowVariant
+// rowImpl is the active kernel set's entry, which the exported functions
+// use; architecture files add their entries to rowTable in init.
+var (
+	rowImpl  rowKernels
+	rowTable = kernels.NewTable(&rowImpl, rowGo)
+)
 
 // rows4 multiplies the four rows of x, stride elements apart, into acc:
 //

@@ -6,11 +6,6 @@ import (
 	"testing"
 )
 
-// rowSets is every four-row kernel set to test, the Go twin last.
-func rowSets() []rowVariant {
-	return append(rowAccelerated[:len(rowAccelerated):len(rowAccelerated)], rowVariant{"go", rowGo})
-}
-
 // checkRows runs MulRows with every kernel set at lengths around the
 // vector edges, every alignment, row counts around the group of four and
 // strides with and without a gap between rows, against row-by-row
@@ -20,8 +15,8 @@ func checkRows[T float32 | float64](t *testing.T, mulRows func(acc, x []T, rows,
 	r := rand.New(rand.NewPCG(21, 22))
 	sentinel := func() T { return T(math.Inf(-1)) }
 	size := int(unsafeSizeof[T]())
-	for _, v := range rowSets() {
-		rowImpl = v.kernels
+	for _, v := range rowTable.Variants() {
+		rowImpl = v.K
 		for _, n := range testLengths(r, size) {
 			for _, off := range testOffsets(n) {
 				for _, rows := range []int{0, 1, 3, 4, 5, 8, 9} {
@@ -44,12 +39,12 @@ func checkRows[T float32 | float64](t *testing.T, mulRows func(acc, x []T, rows,
 					mulRows(acc, x, rows, stride)
 					for i, got := range acc {
 						if !sameFloat(got, want[i]) {
-							t.Fatalf("%s n=%d off=%d rows=%d: acc[%d] = %v, want %v", v.name, n, off, rows, i, got, want[i])
+							t.Fatalf("%s n=%d off=%d rows=%d: acc[%d] = %v, want %v", v.Name(), n, off, rows, i, got, want[i])
 						}
 					}
 					for i, g := range buf {
 						if (i < guard+off || i >= guard+off+n) && !sameFloat(g, sentinel()) {
-							t.Fatalf("%s n=%d off=%d rows=%d: guard element %d overwritten", v.name, n, off, rows, i-guard-off)
+							t.Fatalf("%s n=%d off=%d rows=%d: guard element %d overwritten", v.Name(), n, off, rows, i-guard-off)
 						}
 					}
 				}

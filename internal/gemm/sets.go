@@ -1,0 +1,55 @@
+package gemm
+
+import (
+	"unsafe"
+
+	"github.com/tensor-go/tensor/internal/kernels"
+)
+
+// kernelSet is everything this package takes from one kernel set: the
+// micro-kernels with their tiles and blocking, the small-matrix kernels,
+// the matrix-vector helpers and the conversion and copy helpers. The Go
+// twins make up the generic entry (goSet); sets_amd64.go builds the entry
+// of each x86 set from the one below it, replacing what it has kernels
+// for.
+type kernelSet struct {
+	f32 *kernel[float32]
+	f64 *kernel[float64]
+	i32 *kernel[int32]
+	i64 *kernel[int64]
+
+	// Small kernels and the widest n each takes (0: the twin, used only
+	// for tiny work; see smallFor).
+	smallF32      smallKernel[float32]
+	smallF64      smallKernel[float64]
+	smallWidthF32 int
+	smallWidthF64 int
+
+	// Matrix-vector helpers (gemv.go).
+	gemvF32 gemvHelpers[float32]
+	gemvF64 gemvHelpers[float64]
+
+	// copyRows128 and copyRows64 copy 128- and 64-byte rows while packing
+	// (pack.go).
+	copyRows128 func(dst, src unsafe.Pointer, rows, stride int)
+	copyRows64  func(dst, src unsafe.Pointer, rows, stride int)
+	// f16ToF32s converts float16 bits to float32 (half.go).
+	f16ToF32s func(dst []float32, src []uint16)
+}
+
+// goSet is the generic entry: the Go twins.
+var goSet = kernelSet{
+	f32: goKernelF32, f64: goKernelF64, i32: goKernelI32, i64: goKernelI64,
+	smallF32: smallGoF32, smallF64: smallGoF64,
+	gemvF32: gemvGo[float32](), gemvF64: gemvGo[float64](),
+	copyRows128: copyRows128Go,
+	copyRows64:  copyRows64Go,
+	f16ToF32s:   f16ToF32sGo,
+}
+
+// active is the entry of the active kernel set, which the package uses;
+// kernelSets keeps it so.
+var (
+	active     kernelSet
+	kernelSets = kernels.NewTable(&active, goSet)
+)

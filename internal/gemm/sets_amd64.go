@@ -1,0 +1,25 @@
+//go:build !purego
+
+package gemm
+
+import "github.com/tensor-go/tensor/internal/kernels"
+
+// The x86 entries, each the one below it with the kernels it has replaced.
+func init() {
+	avx2 := goSet
+	avx2.f32, avx2.f64, avx2.i32 = avx2KernelF32, avx2KernelF64, avx2KernelI32
+	avx2.smallF32, avx2.smallWidthF32 = smallF32AVX2, smallWidthF32AVX2
+	avx2.smallF64, avx2.smallWidthF64 = smallF64AVX2, smallWidthF64AVX2
+	avx2.gemvF32, avx2.gemvF64 = gemvAVX2F32, gemvAVX2F64
+	avx2.copyRows64 = copyRows64AVX2
+	avx2.f16ToF32s = f16ToF32sF16C
+	kernelSets.Add(kernels.AVX2, avx2)
+
+	avx512 := avx2
+	avx512.f32, avx512.f64, avx512.i32, avx512.i64 = avx512KernelF32, avx512KernelF64, avx512KernelI32, avx512KernelI64
+	avx512.smallF32, avx512.smallWidthF32 = smallF32AVX512K, 16
+	avx512.smallF64, avx512.smallWidthF64 = smallF64AVX512K, 8
+	avx512.gemvF32, avx512.gemvF64 = gemvAVX512F32, gemvAVX512F64
+	avx512.copyRows128 = copyRows128AVX512
+	kernelSets.Add(kernels.AVX512, avx512)
+}

@@ -1,0 +1,82 @@
+package kernels
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestChoose(t *testing.T) {
+	hi := &Set{Name: "hi", Requires: []string{"X"}}
+	mid := &Set{Name: "mid", supported: true, Lower: Generic}
+	hi.Lower = mid
+	list := []*Set{hi, mid, Generic}
+	for _, c := range []struct {
+		req, want, why string
+		warn           bool
+	}{
+		{"", "mid", "best supported", false},
+		{"mid", "mid", "TENSOR_KERNELS=mid", false},
+		{" MID ", "mid", "TENSOR_KERNELS=mid", false},
+		{"generic", "generic", "TENSOR_KERNELS=generic", false},
+		{"hi", "mid", "cannot run (it needs X)", false},
+		{"avx-2", "mid", `"avx-2" names no kernel set (hi, mid, generic)`, true},
+	} {
+		got := choose(c.req, list)
+		if got.active.Name != c.want || !strings.Contains(got.why, c.why) || (got.warn != "") != c.warn {
+			t.Errorf("choose(%q) = %s, %q, warn %q; want %s, %q, warn %v", c.req, got.active, got.why, got.warn, c.want, c.why, c.warn)
+		}
+	}
+}
+
+func TestRunnableEndsWithGeneric(t *testing.T) {
+	r := Runnable()
+	if len(r) == 0 || r[0] != Active() || r[len(r)-1] != Generic {
+		t.Fatalf("Runnable() = %v with %v active", r, Active())
+	}
+	for _, s := range r {
+		if !s.Supported() {
+			t.Errorf("%s listed but not supported", s)
+		}
+	}
+}
+
+func TestTableFallsBackToLower(t *testing.T) {
+	hi := &Set{Name: "hi", supported: true, Lower: Generic}
+	top := &Set{Name: "top", supported: true, Lower: hi}
+	var dst string
+	tab := NewTable(&dst, "go")
+	if dst != "go" {
+		t.Fatalf("dst = %q after NewTable", dst)
+	}
+	tab.Add(hi, "hi-kernel")
+	if got := tab.For(top); got != "hi-kernel" {
+		t.Errorf("For(top) = %q, want the lower set's entry", got)
+	}
+	if got := tab.For(Generic); got != "go" {
+		t.Errorf("For(generic) = %q", got)
+	}
+	restore := tab.Use(hi)
+	if dst != "hi-kernel" {
+		t.Errorf("Use(hi) left %q", dst)
+	}
+	restore()
+	if dst != tab.For(Active()) {
+		t.Errorf("restore left %q", dst)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int{"48K": 48 << 10, "2M": 2 << 20, "512": 512, "": 0, "xK": 0, "-1K": 0} {
+		if got := parseSize(in); got != want {
+			t.Errorf("parseSize(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func TestCacheSizesPlausible(t *testing.T) {
+	c := CacheSizes()
+	if !plausible(c) || c.L3 < c.L2 {
+		t.Fatalf("CacheSizes() = %+v", c)
+	}
+	t.Logf("%+v, active %s (%s)", c, Active(), Why())
+}

@@ -1,5 +1,0 @@
-//go:build purego || !amd64
-
-package vec
-
-func streamSets() map[string]streamKernels { return map[string]streamKernels{} }
