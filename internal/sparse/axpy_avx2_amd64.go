@@ -2,7 +2,7 @@
 
 package sparse
 
-import "github.com/tensor-go/tensor/internal/cpufeat"
+import "github.com/tensor-go/tensor/internal/kernels"
 
 // AVX2 row kernels, in axpy_avx2_amd64.s: the AVX-512 kernels' loops on
 // ymm registers over the full vectors of y (they ignore the last len(y)
@@ -21,24 +21,19 @@ func axpyF64AVX2(y []float64, a float64, x *float64)
 //go:noescape
 func axpy4F64AVX2(y []float64, a0, a1, a2, a3 float64, x0, x1, x2, x3 *float64)
 
-// The AVX2 kernels as the package's row kernels.
-var (
-	float32KernelsAVX2 = tailedKernels(8, axpyF32AVX2, axpy4F32AVX2)
-	float64KernelsAVX2 = tailedKernels(4, axpyF64AVX2, axpy4F64AVX2)
-)
-
 func init() {
-	if cpufeat.AVX2FMA && !cpufeat.AVX512 {
-		float32Kernels, float64Kernels = float32KernelsAVX2, float64KernelsAVX2
-	}
+	kernelSets.Add(kernels.AVX2, kernelSet{
+		f32: tailedKernels(8, axpyF32AVX2, axpy4F32AVX2),
+		f64: tailedKernels(4, axpyF64AVX2, axpy4F64AVX2),
+	})
 }
 
 // tailedKernels wraps full-vector assembly kernels (lanes elements a
 // vector) in the slice signatures of the Go twins: the assembly takes the
 // longest prefix of y that is a multiple of lanes, the Go twin the rest.
-func tailedKernels[T float32 | float64](lanes int, one func([]T, T, *T), four func([]T, T, T, T, T, *T, *T, *T, *T)) kernels[T] {
+func tailedKernels[T float32 | float64](lanes int, one func([]T, T, *T), four func([]T, T, T, T, T, *T, *T, *T, *T)) rowKernels[T] {
 	asm := asmKernels(one, four)
-	return kernels[T]{
+	return rowKernels[T]{
 		axpy: func(y []T, a T, x []T) {
 			n := len(y) &^ (lanes - 1)
 			x = x[:len(y)]
