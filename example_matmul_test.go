@@ -112,3 +112,16 @@ func ExampleTensor_Release() {
 	// 6
 	// tensor: matmul: the float32 tensor of shape (2, 2) was released
 }
+
+func ExampleMatmulConfig() {
+	// A config is a value: code that holds one multiplies at its precision
+	// whatever tensor.SetMatmulPrecision set for the rest of the program.
+	gpuLike := tensor.MatmulConfig{Precision: tensor.TF32}
+	a := tensor.Must(tensor.FromNested([][]float32{{1.0001}}))
+	b := tensor.Must(tensor.FromNested([][]float32{{1}}))
+	fmt.Printf("%.5f\n", tensor.Must(gpuLike.Matmul(a, b)))
+	fmt.Printf("%.5f\n", tensor.Must(tensor.MatmulConfig{}.Matmul(a, b)))
+	// Output:
+	// Tensor([[1.00000]], device=xpux:0)
+	// Tensor([[1.00010]], device=xpux:0)
+}

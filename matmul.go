@@ -30,7 +30,9 @@ import (
 //     at +0; K = 0 gives zeros.
 //
 // float32 products are exact IEEE float32 unless TF32 precision is chosen,
-// per call with WithPrecision or for the process with SetMatmulPrecision.
+// per call with WithPrecision, by an explicit MatmulConfig, or for the
+// process with SetMatmulPrecision. On a CPU TF32 emulates GPU numerics and
+// is slower than the default, never faster (see TF32).
 //
 // The operands may be any views (transposed, stepped, reversed, broadcast);
 // broadcast batches are read in place, never materialised. The result is a

@@ -22,9 +22,17 @@ const (
 	// TF32 first rounds each float32 operand element to TF32 (float32's
 	// 8 exponent bits with 10 mantissa bits, round to nearest, ties to even;
 	// NaN and ±Inf unchanged), then multiplies and accumulates in float32,
-	// as GPUs' tensor cores do. It trades about three decimal digits of the
-	// operands for speed where hardware supports it; results are those of
-	// Highest on the rounded operands.
+	// as GPUs' tensor cores do; results are those of Highest on the rounded
+	// operands.
+	//
+	// On a CPU it is a reproducibility mode, not a speed-up: no CPU
+	// instruction multiplies TF32, so the rounding is extra work done in
+	// software before an ordinary float32 product, and a TF32 product is
+	// slower than a Highest one (2–6× for a 256×129×128 product on the
+	// machines we measure; see BenchmarkMatmulPrecision). Choose it to
+	// reproduce, on the CPU, the numerics of a model trained or served on
+	// GPUs with TF32 enabled (PyTorch's allow_tf32, JAX's "tensorfloat32"),
+	// at the cost of about three decimal digits of the operands.
 	TF32
 )
 
@@ -46,7 +54,10 @@ func (p Precision) valid() bool { return p == Highest || p == TF32 }
 var matmulPrecision atomic.Int64
 
 // SetMatmulPrecision sets the process-wide precision of float32 matrix
-// products for calls that do not pass WithPrecision. It fails with ErrValue
+// products for calls that pass neither WithPrecision nor a MatmulConfig.
+// It is meant for a program's start (a flag, an environment setting); code
+// that must not depend on what the rest of the program chose passes its
+// precision explicitly. It fails with ErrValue
 // for a value that is neither Highest nor TF32.
 func SetMatmulPrecision(p Precision) error {
 	if !p.valid() {
@@ -59,6 +70,39 @@ func SetMatmulPrecision(p Precision) error {
 // MatmulPrecision returns the process-wide precision set by
 // SetMatmulPrecision (Highest unless changed).
 func MatmulPrecision() Precision { return Precision(matmulPrecision.Load()) }
+
+// Precision has three scopes, narrowest first: an option of one call
+// (WithPrecision), an explicit MatmulConfig value that a program passes to
+// the code that multiplies (each goroutine or request its own), and the
+// process-wide default (SetMatmulPrecision), which only calls with neither
+// see. A config or an option never reads or changes the process-wide
+// setting, so code that holds one gets the same numerics whatever other
+// code sets.
+
+// MatmulConfig is an explicit set of matmul settings: a value, not
+// process state, so that two goroutines (two requests, two models) can
+// multiply at different precisions at once. Its zero value is Highest
+// precision, whatever SetMatmulPrecision set.
+type MatmulConfig struct {
+	Precision Precision
+}
+
+// Option returns c as an option of one call, for Matmul, MatmulInto and
+// whatever else takes MatmulOptions (the autograd tape's Matmul). Options
+// after it in the same call override it.
+func (c MatmulConfig) Option() MatmulOption {
+	return func(m *matmulConfig) { m.precision = c.Precision }
+}
+
+// Matmul is tensor.Matmul with c's settings; opts apply after them.
+func (c MatmulConfig) Matmul(a, b *Tensor, opts ...MatmulOption) (*Tensor, error) {
+	return Matmul(a, b, append([]MatmulOption{c.Option()}, opts...)...)
+}
+
+// MatmulInto is tensor.MatmulInto with c's settings; opts apply after them.
+func (c MatmulConfig) MatmulInto(out, a, b *Tensor, opts ...MatmulOption) error {
+	return MatmulInto(out, a, b, append([]MatmulOption{c.Option()}, opts...)...)
+}
 
 // MatmulOption adjusts one call of Matmul or MatmulInto.
 type MatmulOption func(*matmulConfig)
