@@ -226,20 +226,32 @@ func BenchmarkGemvSets(b *testing.B) {
 	for i, h := range sets {
 		b.Run(names[i]+"/dot4/f32/4096", func(b *testing.B) {
 			var out [4]float32
+			cpu := cpuSeconds()
 			for b.Loop() {
 				for r := 0; r < n; r += 4 {
 					h.dot4(a[r*n:], n, x, &out)
 				}
 			}
-			b.ReportMetric(float64(n*n*4)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			reportBytes(b, n*n*4, cpu)
 		})
 		b.Run(names[i]+"/axpy4/f32/4096", func(b *testing.B) {
+			cpu := cpuSeconds()
 			for b.Loop() {
 				for p := 0; p < n; p += 4 {
 					h.axpy4((*[4]float32)(x[p:p+4]), a[p*n:], n, y)
 				}
 			}
-			b.ReportMetric(float64(n*n*4)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			reportBytes(b, n*n*4, cpu)
 		})
+	}
+}
+
+// reportBytes reports the rate of bytesPerOp per wall-second and per
+// CPU-second (since cpu0), as reportFlops does for flops.
+func reportBytes(b *testing.B, bytesPerOp int, cpu0 float64) {
+	total := float64(bytesPerOp) * float64(b.N)
+	b.ReportMetric(total/b.Elapsed().Seconds()/1e9, "GB/s")
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		b.ReportMetric(total/cpu/1e9, "GB/cpu-s")
 	}
 }
