@@ -66,8 +66,27 @@
 // Bad input returns an error, never a panic: an [*OpError] whose message
 // names the operation and the offending shapes or values, and which
 // matches one of the sentinels [ErrShape], [ErrAxis], [ErrDType],
-// [ErrValue], [ErrIndex], [ErrLayout], [ErrFormat] or [ErrReleased] with
-// errors.Is. [Must] turns errors into panics for scripts and examples.
+// [ErrValue], [ErrIndex], [ErrLayout], [ErrFormat], [ErrReleased] or
+// [ErrIO] with errors.Is. [Must] turns errors into panics for scripts and
+// examples. Messages quote at most a short prefix of any text taken from
+// the input.
+//
+// A nil *Tensor and the zero value Tensor{} (a struct field held by value,
+// never built by a constructor) are ErrValue errors in every operation,
+// as a released tensor is an ErrReleased one; String prints them as
+// Tensor(<zero value>, ...) and Tensor(<released>, ...). A file that
+// cannot be opened, read or written, or a reader or writer that fails, is
+// an ErrIO error that also wraps the cause, so errors.Is(err,
+// fs.ErrNotExist) holds beside errors.Is(err, ErrIO).
+//
+// A size that cannot be held is refused before anything is allocated:
+// element and byte counts are computed with overflow checks, conversions
+// to sparse layouts count their entries (and CSR's row pointers) first,
+// and the file readers allocate only what the input can deliver (a file's
+// length, or a zip member's compressed bytes times deflate's largest
+// ratio, 1032), reading each array straight into its tensor's storage.
+// Valid NumPy files of dtypes the library lacks are ErrDType errors; bool
+// bytes other than 0 load as true.
 //
 // # Memory
 //
