@@ -125,12 +125,29 @@ func exclusiveLayout(s []int, mask []bool) (perm []int, g groups) {
 }
 
 // exclusiveProducts computes F_r (see exclusive) as a new tensor of x's
-// shape, in the dtype gradients of x are computed in.
+// shape, in the dtype gradients of x are computed in. F_0 is the library's
+// tensor.ExclusiveProd; higher orders are computed here.
 func exclusiveProducts(x *tensor.Tensor, mask []bool, dirs []*tensor.Tensor) (*tensor.Tensor, error) {
 	if x.Layout() != tensor.Strided {
 		return nil, gradErr("prod backward", tensor.ErrLayout, "a sparse tensor has no product")
 	}
 	wdt := gradDType(x.DType())
+	if len(dirs) == 0 {
+		var axes []int
+		for i, m := range mask {
+			if m {
+				axes = append(axes, i)
+			}
+		}
+		w := x
+		if w.DType() != wdt {
+			var err error
+			if w, err = x.AsType(wdt); err != nil {
+				return nil, err
+			}
+		}
+		return tensor.ExclusiveProd(w, tensor.Axis(axes...))
+	}
 	s := x.Shape()
 	perm, g := exclusiveLayout(s, mask)
 	arrange := func(t *tensor.Tensor) (*tensor.Tensor, error) {
@@ -148,14 +165,9 @@ func exclusiveProducts(x *tensor.Tensor, mask []bool, dirs []*tensor.Tensor) (*t
 	}
 	var out *tensor.Tensor
 	var err error
-	switch {
-	case len(dirs) == 0 && wdt == tensor.Float32:
-		out, err = exclusiveFast[float32](x, arrange, ps, g)
-	case len(dirs) == 0 && wdt == tensor.Float64:
-		out, err = exclusiveFast[float64](x, arrange, ps, g)
-	case wdt.IsComplex():
+	if wdt.IsComplex() {
 		out, err = exclusiveGeneral[complex128](tensor.Complex128, x, dirs, arrange, ps, g)
-	default:
+	} else {
 		out, err = exclusiveGeneral[float64](tensor.Float64, x, dirs, arrange, ps, g)
 	}
 	if err != nil {
@@ -192,47 +204,6 @@ func elements[T tensor.Element](t *tensor.Tensor, dt tensor.DType, arrange func(
 		}
 	}
 	return tensor.ToSlice[T](a)
-}
-
-// exclusiveFast is F_0 for real x: prefix products, then suffix products,
-// carried in float64 and rounded to T once per pass.
-func exclusiveFast[T float32 | float64](x *tensor.Tensor, arrange func(*tensor.Tensor) (*tensor.Tensor, error), ps []int, g groups) (*tensor.Tensor, error) {
-	var zero T
-	dt := tensor.Float64
-	if any(zero) == any(float32(0)) {
-		dt = tensor.Float32
-	}
-	xs, err := elements[T](x, dt, arrange)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]T, len(xs))
-	run := make([]float64, g.inner)
-	block := g.n * g.inner
-	for o := 0; o < g.outer; o++ {
-		xb, ob := xs[o*block:(o+1)*block], out[o*block:(o+1)*block]
-		for j := range run {
-			run[j] = 1
-		}
-		for i := 0; i < g.n; i++ {
-			xr, or := xb[i*g.inner:(i+1)*g.inner], ob[i*g.inner:(i+1)*g.inner]
-			for j := range or {
-				or[j] = T(run[j])
-				run[j] *= float64(xr[j])
-			}
-		}
-		for j := range run {
-			run[j] = 1
-		}
-		for i := g.n - 1; i >= 0; i-- {
-			xr, or := xb[i*g.inner:(i+1)*g.inner], ob[i*g.inner:(i+1)*g.inner]
-			for j := range or {
-				or[j] = T(float64(or[j]) * run[j])
-				run[j] *= float64(xr[j])
-			}
-		}
-	}
-	return tensor.FromSlice(out, ps...)
 }
 
 // exclusiveGeneral is F_r in T (float64 or complex128): each element is a
