@@ -4,17 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/tensor-go/tensor"
 	"github.com/tensor-go/tensor/cmd/tensor/internal/expr"
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/memlimit"
 )
 
 // evalArgs is the parsed command line of "tensor eval".
 type evalArgs struct {
 	out       string // -o: the .npy file to write, or "" to print
 	precision tensor.Precision
+	maxOps    int64 // --max-ops: the bound on element operations, 0 for none
 	expr      string
 	bindings  []binding
 }
@@ -26,7 +29,7 @@ type binding struct{ name, file string }
 // An argument starting with '-' that is not a known flag is taken as EXPR,
 // so that "tensor eval '-x * 2' x=a.npy" needs no "--".
 func parseEvalArgs(args []string) (*evalArgs, error) {
-	a := &evalArgs{precision: tensor.Highest}
+	a := &evalArgs{precision: tensor.Highest, maxOps: defaultMaxOps}
 	i := 0
 flags:
 	for ; i < len(args); i++ {
@@ -42,8 +45,10 @@ flags:
 			set = func(v string) error { a.out = v; return nil }
 		case "-precision", "--precision":
 			set = a.setPrecision
+		case "-max-ops", "--max-ops":
+			set = a.setMaxOps
 		case "-h", "-help", "--help":
-			return nil, usagef("usage: tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] EXPR [NAME=FILE.npy|FILE.npz ...]")
+			return nil, usagef("usage: tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] [--max-ops N] EXPR [NAME=FILE.npy|FILE.npz ...]")
 		default:
 			break flags // the expression
 		}
@@ -59,7 +64,7 @@ flags:
 		}
 	}
 	if i >= len(args) {
-		return nil, usagef("eval: missing EXPR; usage: tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] EXPR [NAME=FILE.npy|FILE.npz ...]")
+		return nil, usagef("eval: missing EXPR; usage: tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] [--max-ops N] EXPR [NAME=FILE.npy|FILE.npz ...]")
 	}
 	a.expr = args[i]
 	seen := map[string]bool{}
@@ -112,6 +117,24 @@ func checkBindingName(name string) error {
 	return nil
 }
 
+// defaultMaxOps bounds the work of one evaluation unless --max-ops says
+// otherwise: 2^33 element operations (a dense matrix product's
+// multiply-adds count an eighth each), seconds to a minute at the slowest
+// rate of any operation here (strided reductions, about 4 ns an element),
+// so that no expression a user can type runs for hours;
+// prod(broadcast_to(1., (100000, 100000))) asks for 10^10.
+const defaultMaxOps = 1 << 33
+
+// setMaxOps reads --max-ops: a non-negative integer, 0 for no bound.
+func (a *evalArgs) setMaxOps(v string) error {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return usagef("eval: --max-ops must be a non-negative integer (0: no bound), not %q", v)
+	}
+	a.maxOps = n
+	return nil
+}
+
 func runEval(args []string, stdout io.Writer) error {
 	a, err := parseEvalArgs(args)
 	if err != nil {
@@ -122,9 +145,11 @@ func runEval(args []string, stdout io.Writer) error {
 		return err
 	}
 	env := &expr.Env{
-		Vars:     map[string]*tensor.Tensor{},
-		Matmul:   []tensor.MatmulOption{tensor.WithPrecision(a.precision)},
-		MaxBytes: memoryBudget(),
+		Vars:      map[string]*tensor.Tensor{},
+		Matmul:    []tensor.MatmulOption{tensor.WithPrecision(a.precision)},
+		MaxBytes:  memlimit.Available(),
+		Available: memlimit.Available,
+		MaxOps:    a.maxOps,
 	}
 	bound, npz := map[string]bool{}, map[string]bool{}
 	for _, b := range a.bindings {

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] EXPR [NAME=FILE.npy|FILE.npz ...]
+//	tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] [--max-ops N] EXPR [NAME=FILE.npy|FILE.npz ...]
 //	tensor info FILE.npy ...
 //	tensor bench [--workloads FILE] [--threads N] [--budget SECONDS] [--release|--into] [FILTER ...]
 //	tensor help
@@ -123,7 +123,7 @@ const (
 )
 
 const usage = `usage:
-  tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] EXPR [NAME=FILE.npy|FILE.npz ...]
+  tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] [--max-ops N] EXPR [NAME=FILE.npy|FILE.npz ...]
   tensor info FILE.npy ...
   tensor bench [--workloads FILE] [--threads N] [--budget SECONDS] [--release|--into] [FILTER ...]
   tensor help
@@ -137,6 +137,11 @@ Operators: * @ unary - ( ) x[i, a:b:c, ...] .T .mT .shape .ndim .size .dtype
 Functions: mul matmul prod tensor astype transpose permute reshape
            broadcast_to zeros ones full arange (prefix F. np. torch. optional)
            to_sparse_coo to_sparse_csr to_dense (FILE.npz: SciPy sparse)
+
+Limits: results must fit the memory the process can still use (the lowest
+of RAM, RLIMIT_AS, the cgroup's limit and GOMEMLIMIT, less what it holds);
+an evaluation does at most --max-ops element operations (default 2^33, 0
+for no bound). Beyond either, eval exits 1 before it starts the operation.
 
 Exit status: 0 success, 1 the operation failed, 2 usage or syntax error.
 `

@@ -430,7 +430,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"eval", "prod([1], 0, axis=0)"}, "call error at column 14: prod() got multiple values for 'axis'"},
 		{[]string{"eval", "(1)(2)"}, "call error at column 4: only functions and methods can be called"},
 		{[]string{"eval", "[1][..., ...]"}, "call error at column 10: an index can only have a single ellipsis ('...')"},
-		{[]string{"eval"}, "eval: missing EXPR; usage: tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] EXPR [NAME=FILE.npy|FILE.npz ...]"},
+		{[]string{"eval"}, "eval: missing EXPR; usage: tensor eval [-o OUT.npy|OUT.npz] [--precision highest|tf32] [--max-ops N] EXPR [NAME=FILE.npy|FILE.npz ...]"},
 		{[]string{"eval", "-o"}, "eval: flag -o needs a value"},
 		{[]string{"eval", "x", "x"}, `eval: argument "x" after EXPR must be NAME=FILE.npy`},
 		{[]string{"eval", "x", "1x=a.npy"}, `eval: "1x" is not a valid name (letters, digits and _, not starting with a digit)`},

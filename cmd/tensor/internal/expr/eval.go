@@ -20,6 +20,18 @@ type Env struct {
 	// MaxBytes, when positive, bounds the size of any one result; see
 	// Reserve.
 	MaxBytes int
+	// Available, when set, says how many bytes the process can still
+	// allocate; each result must fit in it as well, so that everything the
+	// evaluation holds live counts, not one result alone.
+	Available func() int
+	// MaxOps, when positive, bounds the work of the whole evaluation in
+	// element operations (see Work); ops is what it has used so far.
+	MaxOps int64
+	ops    int64
+
+	avail      int  // what Available said last
+	sinceAvail int  // bytes reserved since
+	haveAvail  bool // Available has been asked
 	// grad is the tape of vjp and grad, shared with the environments of
 	// their lambdas; nil until the first one runs (grad.go).
 	grad *gradState
