@@ -61,7 +61,7 @@ func ExampleCreateGraph() {
 // gradient, and the batch dimension is summed for the shared matrix.
 func ExampleTape_Matmul() {
 	a := tensor.Must(tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 1, 3)) // a batch of two 1×3
-	b := tensor.Must(tensor.FromSlice([]float32{1, 1, 1}))                 // (3,)
+	b := tensor.Must(tensor.FromSlice([]float32{1, 1, 1}))                   // (3,)
 	tp := autograd.New()
 	y, _ := tp.Matmul(a, b) // (2, 1)
 	g, _ := tp.VJP([]*tensor.Tensor{y}, []*tensor.Tensor{tensor.Must(tensor.Ones(tensor.Float32, 2, 1))}, []*tensor.Tensor{a, b})
