@@ -122,3 +122,58 @@ func Must2[T any](v T, err error) T {
 }
 
 func unsafePointerOf[T any](s []T) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(s)) }
+
+func TestWrapStrided(t *testing.T) {
+	// A 2×3 block of a 3×5 row-major matrix, starting at (1, 1).
+	data := make([]float64, 15)
+	for i := range data {
+		data[i] = float64(i)
+	}
+	x, err := WrapStrided(data, 6, []int{2, 3}, []int{5, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := floats(t, x); !slices.Equal(got, []float64{6, 7, 8, 11, 12, 13}) {
+		t.Fatalf("block = %v", got)
+	}
+	if err := MulInto(x, x, -1.0); err != nil {
+		t.Fatal(err)
+	}
+	if data[5] != 5 || data[6] != -6 || data[13] != -13 || data[14] != 14 {
+		t.Fatalf("writing the block wrote %v", data)
+	}
+	back, strides, err := StridedElements[float64](x)
+	if err != nil || &back[0] != &data[6] || len(back) != 8 || !slices.Equal(strides, []int{5, 1}) {
+		t.Fatalf("StridedElements = %v %v %v", back, strides, err)
+	}
+	if _, _, err := StridedElements[float64](Must(x.Slice(All().By(-1)))); !errors.Is(err, ErrLayout) {
+		t.Errorf("StridedElements of a reversed view: %v", err)
+	}
+	if _, _, err := StridedElements[float32](x); !errors.Is(err, ErrDType) {
+		t.Errorf("StridedElements[float32] of float64: %v", err)
+	}
+	// Column-major and unit dimensions are fine.
+	if c, err := WrapStrided(data[:6], 0, []int{2, 1, 3}, []int{1, 99, 2}); err != nil || c.Size() != 6 {
+		t.Errorf("column-major: %v", err)
+	}
+	for _, c := range []struct {
+		offset         int
+		shape, strides []int
+	}{
+		{0, []int{3, 5}, []int{5}},     // stride count
+		{0, []int{3, 6}, []int{5, 1}},  // rows overlap
+		{0, []int{3, 3}, []int{1, 1}},  // overlap
+		{0, []int{3, 3}, []int{0, 1}},  // broadcast
+		{0, []int{3, 3}, []int{-5, 1}}, // reversed
+		{11, []int{2, 3}, []int{5, 1}}, // past the end
+		{-1, []int{2, 3}, []int{5, 1}}, // before the start
+		{0, []int{2, 2}, []int{1 << 62, 1}},
+	} {
+		if _, err := WrapStrided(data, c.offset, c.shape, c.strides); !errors.Is(err, ErrShape) {
+			t.Errorf("WrapStrided(offset %d, %v, %v) = %v, want ErrShape", c.offset, c.shape, c.strides, err)
+		}
+	}
+	if e, err := WrapStrided([]int8{}, 0, []int{0, 4}, []int{4, 1}); err != nil || e.Size() != 0 {
+		t.Errorf("empty WrapStrided: %v", err)
+	}
+}
