@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"unsafe"
 
@@ -268,7 +269,9 @@ func fortranStrides(s []int) []int {
 	step := 1
 	for i, d := range s {
 		st[i] = step
-		step *= max(d, 1)
+		if d > 1 && step <= math.MaxInt/d { // past MaxInt the shape is empty (see shape.ContiguousStrides)
+			step *= d
+		}
 	}
 	return st
 }

@@ -73,7 +73,10 @@ func ContiguousStrides(s []int) []int {
 	step := 1
 	for i := len(s) - 1; i >= 0; i-- {
 		strides[i] = step
-		if s[i] > 1 {
+		// A product past math.MaxInt can only come from an empty shape
+		// (say (0, 2^62, 2^62)), whose strides are never stepped through:
+		// the step stops growing instead of wrapping to nonsense.
+		if s[i] > 1 && step <= math.MaxInt/s[i] {
 			step *= s[i]
 		}
 	}
