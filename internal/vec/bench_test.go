@@ -35,7 +35,7 @@ func filled[T any](n int, v T) []T {
 
 // benchMul times call(k, dst, a, b) for every set and size, a and b filled
 // with av and bv; bytes is the traffic per element.
-func benchMul[D, A, B any](b *testing.B, bytes int, av A, bv B, call func(k mulKernels, dst []D, a []A, bb []B)) {
+func benchMul[D, A, B any](b *testing.B, bytes int, av A, bv B, call func(k binaryKernels, dst []D, a []A, bb []B)) {
 	for _, size := range benchSizes {
 		var zero D
 		dst, a, bb := filled(size.n, zero), filled(size.n, av), filled(size.n, bv)
@@ -52,46 +52,46 @@ func benchMul[D, A, B any](b *testing.B, bytes int, av A, bv B, call func(k mulK
 
 func sizeOf[T any]() int { var z T; return int(unsafe.Sizeof(z)) }
 
-func benchBinary[T any](b *testing.B, v T, pick func(mulKernels) binary[T]) {
-	benchMul(b, 3*sizeOf[T](), v, v, func(k mulKernels, dst, a, bb []T) { pick(k)(dst, a, bb) })
+func benchBinary[T any](b *testing.B, v T, pick func(binaryKernels) binary[T]) {
+	benchMul(b, 3*sizeOf[T](), v, v, func(k binaryKernels, dst, a, bb []T) { pick(k)(dst, a, bb) })
 }
 
 func BenchmarkMulF32(b *testing.B) {
-	benchBinary(b, float32(1), func(k mulKernels) binary[float32] { return k.f32 })
+	benchBinary(b, float32(1), func(k binaryKernels) binary[float32] { return k.f32 })
 }
 func BenchmarkMulF64(b *testing.B) {
-	benchBinary(b, float64(1), func(k mulKernels) binary[float64] { return k.f64 })
+	benchBinary(b, float64(1), func(k binaryKernels) binary[float64] { return k.f64 })
 }
 func BenchmarkMulI8(b *testing.B) {
-	benchBinary(b, int8(1), func(k mulKernels) binary[int8] { return k.i8 })
+	benchBinary(b, int8(1), func(k binaryKernels) binary[int8] { return k.i8 })
 }
 func BenchmarkMulI16(b *testing.B) {
-	benchBinary(b, int16(1), func(k mulKernels) binary[int16] { return k.i16 })
+	benchBinary(b, int16(1), func(k binaryKernels) binary[int16] { return k.i16 })
 }
 func BenchmarkMulI32(b *testing.B) {
-	benchBinary(b, int32(1), func(k mulKernels) binary[int32] { return k.i32 })
+	benchBinary(b, int32(1), func(k binaryKernels) binary[int32] { return k.i32 })
 }
 func BenchmarkMulI64(b *testing.B) {
-	benchBinary(b, int64(1), func(k mulKernels) binary[int64] { return k.i64 })
+	benchBinary(b, int64(1), func(k binaryKernels) binary[int64] { return k.i64 })
 }
 func BenchmarkMulF16(b *testing.B) {
-	benchBinary(b, uint16(0x3c00), func(k mulKernels) binary[uint16] { return k.f16 })
+	benchBinary(b, uint16(0x3c00), func(k binaryKernels) binary[uint16] { return k.f16 })
 }
 func BenchmarkMulBF16(b *testing.B) {
-	benchBinary(b, uint16(0x3f80), func(k mulKernels) binary[uint16] { return k.bf16 })
+	benchBinary(b, uint16(0x3f80), func(k binaryKernels) binary[uint16] { return k.bf16 })
 }
 
 func BenchmarkMulF32I32(b *testing.B) {
-	benchMul(b, 12, float32(1), int32(1), func(k mulKernels, dst, a []float32, bb []int32) { k.f32i32(dst, a, bb) })
+	benchMul(b, 12, float32(1), int32(1), func(k binaryKernels, dst, a []float32, bb []int32) { k.f32i32(dst, a, bb) })
 }
 
 // The scalar kernels touch two arrays.
 func BenchmarkMulScalarF32(b *testing.B) {
-	benchMul(b, 8, float32(1), float32(1), func(k mulKernels, dst, a, _ []float32) { k.scalarF32(dst, a, 3) })
+	benchMul(b, 8, float32(1), float32(1), func(k binaryKernels, dst, a, _ []float32) { k.scalarF32(dst, a, 3) })
 }
 
 func BenchmarkMulScalarBF16(b *testing.B) {
-	benchMul(b, 4, uint16(0x3f80), uint16(0x3f80), func(k mulKernels, dst, a, _ []uint16) { k.scalarBF16(dst, a, 3) })
+	benchMul(b, 4, uint16(0x3f80), uint16(0x3f80), func(k binaryKernels, dst, a, _ []uint16) { k.scalarBF16(dst, a, 3) })
 }
 
 // benchProd times a reduction for every set and size.

@@ -1,9 +1,10 @@
 package vec
 
 import (
-	"github.com/tensor-go/tensor/internal/kernels"
 	"syscall"
 	"testing"
+
+	"github.com/tensor-go/tensor/internal/kernels"
 	"unsafe"
 )
 
@@ -33,9 +34,12 @@ func fenced[T any](t *testing.T, n int) []T {
 // unmapped page, under every implementation: masked tails must not touch
 // the lanes they mask off.
 func TestKernelsStayInBounds(t *testing.T) {
-	defer func(m mulKernels, p prodKernels) { mulImpl, prodImpl = m, p }(mulImpl, prodImpl)
+	defer func(m, a binaryKernels, p prodKernels, s sumKernels) {
+		mulImpl, addImpl, prodImpl, sumImpl = m, a, p, s
+	}(mulImpl, addImpl, prodImpl, sumImpl)
 	for _, s := range kernels.Runnable() {
-		mulImpl, prodImpl = mulTable.For(s), prodTable.For(s)
+		mulImpl, addImpl = mulTable.For(s), addTable.For(s)
+		prodImpl, sumImpl = prodTable.For(s), sumTable.For(s)
 		for n := range 130 {
 			f32, i32 := fenced[float32](t, n), fenced[int32](t, n)
 			MulF32(f32, f32, f32)
@@ -55,6 +59,28 @@ func TestKernelsStayInBounds(t *testing.T) {
 			MulBF16(h, h, h)
 			MulScalarF16(h, h, 2)
 			MulScalarBF16(h, h, 2)
+			AddF32(f32, f32, f32)
+			AddScalarF32(f32, f32, 2)
+			AddF32I32(f32, f32, i32)
+			AddI32(i32, i32, i32)
+			AddF64(f64, f64, f64)
+			AddI64(i64, i64, i64)
+			AddScalarI64(i64, i64, 3)
+			AddI8(i8, i8, i8)
+			AddScalarI8(i8, i8, 3)
+			AddI16(i16, i16, i16)
+			AddF16(h, h, h)
+			AddBF16(h, h, h)
+			AddScalarF16(h, h, 2)
+			AddScalarBF16(h, h, 2)
+			MulF64F32(f64, f64, f32)
+			AddF64F32(f64, f64, f32)
+			SumF32(f32)
+			SumF64(f64)
+			SumI8(i8)
+			SumI64(i64)
+			SumF16(h)
+			SumBF16(h)
 			ProdF32(f32)
 			ProdF64(f64)
 			ProdI8(i8)

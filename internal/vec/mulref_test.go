@@ -165,7 +165,7 @@ func TestMulHalvesRounding(t *testing.T) {
 
 // TestMulSpecials checks the spec's examples under every implementation.
 func TestMulSpecials(t *testing.T) {
-	defer func(saved mulKernels) { mulImpl = saved }(mulImpl)
+	defer func(saved binaryKernels) { mulImpl = saved }(mulImpl)
 	sets := mulTable.Variants()
 	negZero := float32(math.Copysign(0, -1))
 	inf := float32(math.Inf(1))

@@ -1,12 +1,14 @@
 package vec
 
-// rowKernels multiplies four rows into a row of accumulators at once, so
-// that a reduction over an outer axis loads and stores each accumulator
-// once per four rows rather than once per row. x holds the four rows, one
-// every stride elements, each at least len(acc) long.
+// rowKernels combines four rows into a row of accumulators at once, so that
+// a reduction over an outer axis loads and stores each accumulator once per
+// four rows rather than once per row. x holds the four rows, one every
+// stride elements, each at least len(acc) long. One set per operation:
+// mulRowImpl for products, addRowImpl for sums.
 type rowKernels struct {
-	f32 func(acc, x []float32, stride int)
-	f64 func(acc, x []float64, stride int)
+	f32    func(acc, x []float32, stride int)
+	f64    func(acc, x []float64, stride int)
+	f32f64 func(acc []float64, x []float32, stride int) // float32 rows, float64 accumulators
 }
 
 // MulRowsF32 multiplies rows of x into acc, one row after another, rows
@@ -17,7 +19,7 @@ type rowKernels struct {
 // Each accumulator sees the rows in order, so the result is the same bit
 // for bit as multiplying row by row with MulF32.
 func MulRowsF32(acc, x []float32, rows, stride int) {
-	mulRows(acc, x, rows, stride, rowImpl.f32, MulF32)
+	combineRows(acc, x, rows, stride, mulRowImpl.f32, MulF32)
 }
 
 // MulRowsF64 multiplies rows of x into acc, one row after another, rows
@@ -25,11 +27,32 @@ func MulRowsF32(acc, x []float32, rows, stride int) {
 //
 //	for r := range rows { for i := range acc { acc[i] *= x[r*stride+i] } }
 func MulRowsF64(acc, x []float64, rows, stride int) {
-	mulRows(acc, x, rows, stride, rowImpl.f64, MulF64)
+	combineRows(acc, x, rows, stride, mulRowImpl.f64, MulF64)
 }
 
-// mulRows runs four4 on the rows four at a time and one on the rest.
-func mulRows[T number](acc, x []T, rows, stride int, four func(acc, x []T, stride int), one func(dst, a, b []T)) {
+// MulRowsF32F64 multiplies float32 rows of x into float64 accumulators:
+//
+//	for r := range rows { for i := range acc { acc[i] *= float64(x[r*stride+i]) } }
+func MulRowsF32F64(acc []float64, x []float32, rows, stride int) {
+	combineRows(acc, x, rows, stride, mulRowImpl.f32f64, MulF64F32)
+}
+
+// AddRowsF64 adds rows of x into acc, one row after another:
+//
+//	for r := range rows { for i := range acc { acc[i] += x[r*stride+i] } }
+func AddRowsF64(acc, x []float64, rows, stride int) {
+	combineRows(acc, x, rows, stride, addRowImpl.f64, AddF64)
+}
+
+// AddRowsF32F64 adds float32 rows of x into float64 accumulators:
+//
+//	for r := range rows { for i := range acc { acc[i] += float64(x[r*stride+i]) } }
+func AddRowsF32F64(acc []float64, x []float32, rows, stride int) {
+	combineRows(acc, x, rows, stride, addRowImpl.f32f64, AddF64F32)
+}
+
+// combineRows runs four on the rows four at a time and one on the rest.
+func combineRows[A, X any](acc []A, x []X, rows, stride int, four func(acc []A, x []X, stride int), one func(dst, a []A, b []X)) {
 	n := len(acc)
 	if n == 0 || rows <= 0 {
 		return

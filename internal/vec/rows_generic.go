@@ -2,25 +2,43 @@ package vec
 
 import "github.com/tensor-go/tensor/internal/kernels"
 
-// rowGo is the Go twin of the four-row kernels.
-var rowGo = rowKernels{f32: rows4[float32], f64: rows4[float64]}
-
-// rowImpl is the active kernel set's entry, which the exported functions
-// use; architecture files add their entries to rowTable in init.
+// The Go twins of the four-row kernels.
 var (
-	rowImpl  rowKernels
-	rowTable = kernels.NewTable(&rowImpl, rowGo)
+	mulRowGo = rowKernels{f32: mulRows4[float32, float32], f64: mulRows4[float64, float64], f32f64: mulRows4[float64, float32]}
+	addRowGo = rowKernels{f32: addRows4[float32, float32], f64: addRows4[float64, float64], f32f64: addRows4[float64, float32]}
 )
 
-// rows4 multiplies the four rows of x, stride elements apart, into acc:
+// mulRowImpl and addRowImpl are the active kernel set's entries, which the
+// exported functions use; architecture files add their entries to the
+// tables in init.
+var (
+	mulRowImpl, addRowImpl rowKernels
+	mulRowTable            = kernels.NewTable(&mulRowImpl, mulRowGo)
+	addRowTable            = kernels.NewTable(&addRowImpl, addRowGo)
+)
+
+// mulRows4 multiplies the four rows of x, stride elements apart, into acc:
 //
 //	for i := range acc { acc[i] = acc[i] * x[i] * x[stride+i] * x[2*stride+i] * x[3*stride+i] }
-func rows4[T number](acc, x []T, stride int) {
+func mulRows4[A float32 | float64, X float32 | float64](acc []A, x []X, stride int) {
 	x0 := x[:len(acc)]
 	x1 := x[stride : stride+len(acc)]
 	x2 := x[2*stride : 2*stride+len(acc)]
 	x3 := x[3*stride : 3*stride+len(acc)]
 	for i := range acc {
-		acc[i] = acc[i] * x0[i] * x1[i] * x2[i] * x3[i]
+		acc[i] = acc[i] * A(x0[i]) * A(x1[i]) * A(x2[i]) * A(x3[i])
+	}
+}
+
+// addRows4 adds the four rows of x, stride elements apart, into acc:
+//
+//	for i := range acc { acc[i] = acc[i] + x[i] + x[stride+i] + x[2*stride+i] + x[3*stride+i] }
+func addRows4[A float32 | float64, X float32 | float64](acc []A, x []X, stride int) {
+	x0 := x[:len(acc)]
+	x1 := x[stride : stride+len(acc)]
+	x2 := x[2*stride : 2*stride+len(acc)]
+	x3 := x[3*stride : 3*stride+len(acc)]
+	for i := range acc {
+		acc[i] = acc[i] + A(x0[i]) + A(x1[i]) + A(x2[i]) + A(x3[i])
 	}
 }

@@ -9,7 +9,7 @@ type number interface {
 }
 
 // mulGo is the Go twin of every kernel: the loops their doc comments show.
-var mulGo = mulKernels{
+var mulGo = binaryKernels{
 	f32: mulNumbers[float32], f64: mulNumbers[float64],
 	i8: mulNumbers[int8], i16: mulNumbers[int16],
 	i32: mulNumbers[int32], i64: mulNumbers[int64],
@@ -17,6 +17,7 @@ var mulGo = mulKernels{
 	scalarI8: mulScalarNumbers[int8], scalarI16: mulScalarNumbers[int16],
 	scalarI32: mulScalarNumbers[int32], scalarI64: mulScalarNumbers[int64],
 	f32i32:    mulF32I32Go,
+	f64f32:    mulF64F32Go,
 	f16:       mulF16Go,
 	bf16:      mulBF16Go,
 	scalarF16: mulScalarF16Go, scalarBF16: mulScalarBF16Go,
@@ -25,7 +26,7 @@ var mulGo = mulKernels{
 // mulImpl is the active kernel set's entry, which the exported functions
 // use; architecture files add their entries to mulTable in init.
 var (
-	mulImpl  mulKernels
+	mulImpl  binaryKernels
 	mulTable = kernels.NewTable(&mulImpl, mulGo)
 )
 
@@ -59,6 +60,13 @@ func mulF32I32Go(dst, a []float32, b []int32) {
 	}
 }
 
+func mulF64F32Go(dst, a []float64, b []float32) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] * float64(b[i])
+	}
+}
+
 func mulF16Go(dst, a, b []uint16) {
 	a, b = a[:len(dst)], b[:len(dst)]
 	for i := range dst {
@@ -87,15 +95,16 @@ func mulScalarBF16Go(dst, a []uint16, s float32) {
 	}
 }
 
-// streamGo is the Go twin of the Streaming kernels (Go has no streaming
+// mulStreamGo is the Go twin of the Streaming kernels (Go has no streaming
 // store; the values are the same).
-var streamGo = streamKernels{
+var mulStreamGo = streamKernels{
 	f32: mulNumbers[float32], f64: mulNumbers[float64],
 	scalarF32: mulScalarNumbers[float32], scalarF64: mulScalarNumbers[float64],
 }
 
-// streamImpl is the active set's Streaming kernels.
+// mulStreamImpl is the Streaming kernel set in use; init in the architecture
+// file may replace it.
 var (
-	streamImpl  streamKernels
-	streamTable = kernels.NewTable(&streamImpl, streamGo)
+	mulStreamImpl  streamKernels
+	mulStreamTable = kernels.NewTable(&mulStreamImpl, mulStreamGo)
 )

@@ -73,11 +73,78 @@ func foldF32AVX512(l [lanes4]float32) float32
 //	for half := 16; half > 0; half /= 2 { for j := range half { l[j] *= l[j+half] } }; return l[0]
 func foldF64AVX512(l [lanes8]float64) float64
 
+//go:noescape
+func sumF32AVX512(a []float32) [lanes8]float64
+
+//go:noescape
+func sumF64AVX512(a []float64) [lanes8]float64
+
+//go:noescape
+func sumF16AVX512(a []uint16) [lanes8]float64
+
+//go:noescape
+func sumBF16AVX512(a []uint16) [lanes8]float64
+
+//go:noescape
+func sumI32AVX512(a []int32) [lanes4]int32
+
+//go:noescape
+func sumI64AVX512(a []int64) [lanes8]int64
+
+//go:noescape
+func sumI8AVX512(a []int8) [lanes4]int32
+
+//go:noescape
+func sumU8AVX512(a []uint8) [lanes4]int32
+
+//go:noescape
+func sumI16AVX512(a []int16) [lanes4]int32
+
+//go:noescape
+func sumU16AVX512(a []uint16) [lanes4]int32
+
+//go:noescape
+func sumF32AVX2(a []float32) [lanes8]float64
+
+//go:noescape
+func sumF64AVX2(a []float64) [lanes8]float64
+
+//go:noescape
+func sumF16AVX2(a []uint16) [lanes8]float64
+
+//go:noescape
+func sumBF16AVX2(a []uint16) [lanes8]float64
+
+//go:noescape
+func sumI32AVX2(a []int32) [lanes4]int32
+
+//go:noescape
+func sumI64AVX2(a []int64) [lanes8]int64
+
+//go:noescape
+func sumI8AVX2(a []int8) [lanes4]int32
+
+//go:noescape
+func sumU8AVX2(a []uint8) [lanes4]int32
+
+//go:noescape
+func sumI16AVX2(a []int16) [lanes4]int32
+
+//go:noescape
+func sumU16AVX2(a []uint16) [lanes4]int32
+
+// sumFoldF64AVX512 is sumFold32 for float64 lanes, the same sums in
+// registers.
+func sumFoldF64AVX512(l [lanes8]float64) float64
+
 // foldF32AVX2 and foldF64AVX2 are foldF32AVX512 and foldF64AVX512 in ymm
 // registers: the same products, so the same bits.
 func foldF32AVX2(l [lanes4]float32) float32
 
 func foldF64AVX2(l [lanes8]float64) float64
+
+// sumFoldF64AVX2 is sumFoldF64AVX512 in ymm registers.
+func sumFoldF64AVX2(l [lanes8]float64) float64
 
 var prodAVX512 = prodKernels{
 	f32: prodF32AVX512, f64: prodF64AVX512,
@@ -98,7 +165,28 @@ var prodAVX2 = prodKernels{
 	foldF32: foldF32AVX2, foldF64: foldF64AVX2,
 }
 
+var sumAVX512 = sumKernels{
+	f32: sumF32AVX512, f64: sumF64AVX512,
+	i32: sumI32AVX512, i64: sumI64AVX512,
+	i8: sumI8AVX512, u8: sumU8AVX512,
+	i16: sumI16AVX512, u16: sumU16AVX512,
+	f16: sumF16AVX512, bf16: sumBF16AVX512,
+	foldF64: sumFoldF64AVX512,
+}
+
+// sumAVX2 has every kernel: AVX2 adds 64-bit integers.
+var sumAVX2 = sumKernels{
+	f32: sumF32AVX2, f64: sumF64AVX2,
+	i32: sumI32AVX2, i64: sumI64AVX2,
+	i8: sumI8AVX2, u8: sumU8AVX2,
+	i16: sumI16AVX2, u16: sumU16AVX2,
+	f16: sumF16AVX2, bf16: sumBF16AVX2,
+	foldF64: sumFoldF64AVX2,
+}
+
 func init() {
 	prodTable.Add(kernels.AVX512, prodAVX512)
 	prodTable.Add(kernels.AVX2, prodAVX2)
+	sumTable.Add(kernels.AVX512, sumAVX512)
+	sumTable.Add(kernels.AVX2, sumAVX2)
 }

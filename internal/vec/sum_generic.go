@@ -1,0 +1,88 @@
+package vec
+
+import (
+	"math"
+
+	"github.com/tensor-go/tensor/internal/kernels"
+)
+
+// sumGo is the Go twin of every sum block kernel.
+var sumGo = sumKernels{
+	f32: sumBlocksF64[float32], f64: sumBlocksF64[float64],
+	i32: sumBlocks4[int32], i64: sumBlocks8[int64],
+	i8: sumBlocksWiden[int8], u8: sumBlocksWiden[uint8],
+	i16: sumBlocksWiden[int16], u16: sumBlocksWiden[uint16],
+	f16: sumBlocksHalf(f16ToF32), bf16: sumBlocksHalf(bf16ToF32),
+	foldF64: sumFoldGoF64,
+}
+
+// sumImpl is the active kernel set's entry, which the exported functions
+// use; architecture files add their entries to sumTable in init.
+var (
+	sumImpl  sumKernels
+	sumTable = kernels.NewTable(&sumImpl, sumGo)
+)
+
+// negZero is -0, where float sums start.
+var negZero = math.Copysign(0, -1)
+
+// sumBlocksF64 adds the full 32-element blocks of a into 32 float64 lanes:
+//
+//	lane[j] = -0; for i, v := range a { lane[i%32] += float64(v) }
+func sumBlocksF64[T float32 | float64](a []T) (lane [lanes8]float64) {
+	for j := range lane {
+		lane[j] = negZero
+	}
+	for ; len(a) >= lanes8; a = a[lanes8:] {
+		for j, v := range a[:lanes8] {
+			lane[j] += float64(v)
+		}
+	}
+	return lane
+}
+
+// sumBlocksHalf returns sumBlocksF64 for a 16-bit float type widened by
+// widen.
+func sumBlocksHalf(widen func(uint16) float32) func(a []uint16) [lanes8]float64 {
+	return func(a []uint16) (lane [lanes8]float64) {
+		for j := range lane {
+			lane[j] = negZero
+		}
+		for ; len(a) >= lanes8; a = a[lanes8:] {
+			for j, v := range a[:lanes8] {
+				lane[j] += float64(widen(v))
+			}
+		}
+		return lane
+	}
+}
+
+// sumBlocks4 adds the full 64-element blocks of a into 64 lanes.
+func sumBlocks4[T number](a []T) (lane [lanes4]T) {
+	for ; len(a) >= lanes4; a = a[lanes4:] {
+		for j, v := range a[:lanes4] {
+			lane[j] += v
+		}
+	}
+	return lane
+}
+
+// sumBlocks8 adds the full 32-element blocks of a into 32 lanes.
+func sumBlocks8[T number](a []T) (lane [lanes8]T) {
+	for ; len(a) >= lanes8; a = a[lanes8:] {
+		for j, v := range a[:lanes8] {
+			lane[j] += v
+		}
+	}
+	return lane
+}
+
+// sumBlocksWiden is sumBlocks4 for narrow integers extended to int32.
+func sumBlocksWiden[E small](a []E) (lane [lanes4]int32) {
+	for ; len(a) >= lanes4; a = a[lanes4:] {
+		for j, v := range a[:lanes4] {
+			lane[j] += int32(v)
+		}
+	}
+	return lane
+}

@@ -1,0 +1,153 @@
+package vec
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
+
+// checkSum runs the exported sum under every accelerated set and under the
+// Go twin, at every edge length and alignment, and demands the same bits.
+func checkSum[E, R any](t *testing.T, c prodCase[E, R]) {
+	t.Helper()
+	if len(accelerated(sumTable)) == 0 {
+		t.Skip("no accelerated kernels on this machine or build")
+	}
+	defer func(saved sumKernels) { sumImpl = saved }(sumImpl)
+	r := rand.New(rand.NewPCG(25, uint64(len(c.name))))
+	size := int(unsafe.Sizeof(*new(E)))
+	for _, v := range accelerated(sumTable) {
+		for _, n := range testLengths(r, size) {
+			for _, off := range testOffsets(n) {
+				a, _ := sliceAt(n, off, func() E { return c.gen(r) })
+				sumImpl = sumGo
+				want := c.run(a)
+				sumImpl = v.K
+				if got := c.run(a); !c.same(got, want) {
+					t.Fatalf("%s/%s n=%d off=%d: got %v, twin %v", v.Name(), c.name, n, off, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestSumMatchesTwin(t *testing.T) {
+	checkSum(t, prodCase[float32, float64]{"f32", SumF32, nearOneF32, sameF64})
+	checkSum(t, prodCase[float64, float64]{"f64", SumF64, nearOneF64, sameF64})
+	checkSum(t, prodCase[uint16, float64]{"f16", SumF16, nearOneF16, sameF64})
+	checkSum(t, prodCase[uint16, float64]{"bf16", SumBF16, nearOneBF16, sameF64})
+	checkSum(t, prodCase[int32, int32]{"i32", SumI32, randI32, same[int32]})
+	checkSum(t, prodCase[int64, int64]{"i64", SumI64, randI64, same[int64]})
+	checkSum(t, prodCase[int8, int32]{"i8", SumI8, randI8, same[int32]})
+	checkSum(t, prodCase[uint8, uint32]{"u8", SumU8, randU8, same[uint32]})
+	checkSum(t, prodCase[int16, int32]{"i16", SumI16, randI16, same[int32]})
+	checkSum(t, prodCase[uint16, uint32]{"u16", SumU16, randU16, same[uint32]})
+}
+
+// TestSumOrder checks SumF32 and SumF64, under every set, against the
+// canonical order written out independently: lane i%32 from -0, then the
+// pairwise fold.
+func TestSumOrder(t *testing.T) {
+	defer func(saved sumKernels) { sumImpl = saved }(sumImpl)
+	r := rand.New(rand.NewPCG(27, 28))
+	for _, v := range sumTable.Variants() {
+		sumImpl = v.K
+		for _, n := range []int{0, 1, 31, 32, 33, 63, 64, 65, 256, 1000} {
+			a := make([]float32, n)
+			for i := range a {
+				a[i] = float32(r.NormFloat64() * 1e3)
+			}
+			var lane [32]float64
+			for j := range lane {
+				lane[j] = math.Copysign(0, -1)
+			}
+			for i, x := range a {
+				lane[i%32] += float64(x)
+			}
+			for width := 32; width > 1; width /= 2 {
+				for j := 0; j < width/2; j++ {
+					lane[j] += lane[j+width/2]
+				}
+			}
+			if got := SumF32(a); !sameF64(got, lane[0]) {
+				t.Errorf("%s n=%d: SumF32 = %v, canonical order gives %v", v.Name(), n, got, lane[0])
+			}
+		}
+	}
+}
+
+// TestSumNaive compares the integer sums with a plain loop, under every
+// set, and the specials of the contract: a sum of -0 is -0, +0 with -0 is
+// +0, NaN and inf + -inf are NaN, and an empty sum is -0 (the caller turns
+// an empty reduction's into +0).
+func TestSumNaive(t *testing.T) {
+	defer func(saved sumKernels) { sumImpl = saved }(sumImpl)
+	r := rand.New(rand.NewPCG(29, 30))
+	negZero32 := float32(math.Copysign(0, -1))
+	for _, v := range sumTable.Variants() {
+		sumImpl = v.K
+		for _, n := range []int{0, 1, 5, 64, 100, 1000, 4099} {
+			i8, u8, i16, u16 := make([]int8, n), make([]uint8, n), make([]int16, n), make([]uint16, n)
+			i32, i64 := make([]int32, n), make([]int64, n)
+			var si8, si16, si32 int32
+			var su8, su16 uint32
+			var si64 int64
+			for i := range n {
+				i8[i], u8[i], i16[i], u16[i] = randI8(r), randU8(r), randI16(r), randU16(r)
+				i32[i], i64[i] = randI32(r), randI64(r)
+				si8 += int32(i8[i])
+				su8 += uint32(u8[i])
+				si16 += int32(i16[i])
+				su16 += uint32(u16[i])
+				si32 += i32[i]
+				si64 += i64[i]
+			}
+			if SumI8(i8) != si8 || SumU8(u8) != su8 || SumI16(i16) != si16 || SumU16(u16) != su16 ||
+				SumI32(i32) != si32 || SumI64(i64) != si64 {
+				t.Fatalf("%s n=%d: an integer sum differs from the plain loop", v.Name(), n)
+			}
+			if n == 0 {
+				continue
+			}
+			z := make([]float32, n)
+			for i := range z {
+				z[i] = negZero32
+			}
+			if got := SumF32(z); got != 0 || !math.Signbit(got) {
+				t.Errorf("%s n=%d: sum of -0 = %v, want -0", v.Name(), n, got)
+			}
+			z[n/2] = 0
+			if got := SumF32(z); got != 0 || math.Signbit(got) {
+				t.Errorf("%s n=%d: sum of -0 and +0 = %v, want +0", v.Name(), n, got)
+			}
+			z[n-1] = float32(math.NaN())
+			if got := SumF32(z); got == got {
+				t.Errorf("%s n=%d: sum with NaN = %v", v.Name(), n, got)
+			}
+			if n > 1 {
+				z[n-1], z[0] = float32(math.Inf(1)), float32(math.Inf(-1))
+				if got := SumF32(z); got == got {
+					t.Errorf("%s n=%d: inf + -inf = %v, want NaN", v.Name(), n, got)
+				}
+			}
+		}
+	}
+}
+
+// TestSumFold checks the accelerated float64 sum fold against its twin.
+func TestSumFold(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	nan64 := func() float64 { return math.Float64frombits(0x7ff0000000000001 | r.Uint64()&0x800fffffffffffff) }
+	for _, v := range accelerated(sumTable) {
+		for range 2000 {
+			var l [lanes8]float64
+			for j := range l {
+				l[j] = foldLane(r, nan64, specialsF64) * math.Exp2(float64(r.IntN(120)-60))
+			}
+			if got, want := v.K.foldF64(l), sumFoldGoF64(l); !sameF64(got, want) {
+				t.Fatalf("%s sum foldF64(%v) = %v, twin %v", v.Name(), l, got, want)
+			}
+		}
+	}
+}
