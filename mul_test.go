@@ -262,16 +262,23 @@ func mpShow(dt DType, v mpValue) string {
 // dtype c.
 func mpCheckMul(t *testing.T, out, a, b *Tensor, c DType) {
 	t.Helper()
+	mpCheckBinary(t, "×", mpRefMul, out, a, b, c)
+}
+
+// mpCheckBinary compares out with the element-by-element ref(a, b) in
+// dtype c (sym names the operation in messages).
+func mpCheckBinary(t *testing.T, sym string, ref func(c DType, x, y mpValue) mpValue, out, a, b *Tensor, c DType) {
+	t.Helper()
 	bad := 0
 	mpForEachIndex(out.shape, func(index []int) {
 		x := mpConvert(c, a.dtype, mpLoad(a, mpBroadcastIndex(a, index)))
 		y := mpConvert(c, b.dtype, mpLoad(b, mpBroadcastIndex(b, index)))
-		want := mpConvert(out.dtype, c, mpRefMul(c, x, y))
+		want := mpConvert(out.dtype, c, ref(c, x, y))
 		got := mpLoad(out, index)
 		if !mpSame(out.dtype, got, want) && bad < 5 {
 			bad++
-			t.Errorf("%v × %v → %v at %v: %s × %s = %s, want %s", a.dtype, b.dtype, out.dtype, index,
-				mpShow(c, x), mpShow(c, y), mpShow(out.dtype, got), mpShow(out.dtype, want))
+			t.Errorf("%v %s %v → %v at %v: %s %s %s = %s, want %s", a.dtype, sym, b.dtype, out.dtype, index,
+				mpShow(c, x), sym, mpShow(c, y), mpShow(out.dtype, got), mpShow(out.dtype, want))
 		}
 	})
 }
@@ -1093,16 +1100,16 @@ func BenchmarkMulIntoContig16MFloat32(b *testing.B) {
 }
 
 // TestMulStreamingBroadcast covers the broadcast multiplies into a given
-// output large enough to be stored around the cache (streamOutputBytes): a
+// output large enough to be stored around the cache (ewise.StreamOutputBytes): a
 // row broadcast, an outer product and a transposed input (which is not
 // streamed) of float32 and float64, with one and two threads, against the
 // reference and against the plain Go loops (identical bits).
 func TestMulStreamingBroadcast(t *testing.T) {
-	defer func(b int) { streamOutputBytes = b }(streamOutputBytes)
-	streamOutputBytes = 256 << 10
+	defer func(b int) { ewise.StreamOutputBytes = b }(ewise.StreamOutputBytes)
+	ewise.StreamOutputBytes = 256 << 10
 	rng := rand.New(rand.NewPCG(51, 52))
 	for _, dt := range []DType{Float32, Float64} {
-		rows := streamOutputBytes/dt.Size()/1030 + 1
+		rows := ewise.StreamOutputBytes/dt.Size()/1030 + 1
 		big := mpRandom(rng, dt, rows, 1030)
 		cases := []struct{ a, b *Tensor }{
 			{big, mpRandom(rng, dt, 1030)},

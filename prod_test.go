@@ -381,8 +381,8 @@ func TestProdRandom(t *testing.T) {
 	// Again with tiny chunks and blocks, so that small shapes take the
 	// chunked whole reduction and the blocked outer reduction with many
 	// pieces, partial last ones included.
-	defer func(c, b int) { prodChunk, prodBlockElems = c, b }(prodChunk, prodBlockElems)
-	prodChunk, prodBlockElems = 5, 7
+	defer func(c, b int) { reduceChunk, reduceBlockElems = c, b }(reduceChunk, reduceBlockElems)
+	reduceChunk, reduceBlockElems = 5, 7
 	t.Run("small-chunks", mpProdRandomCases)
 }
 
@@ -493,7 +493,7 @@ func TestProdLargeThreaded(t *testing.T) {
 // loops bit for bit (same order), be the same with one and two threads,
 // and be near the naive reference.
 func TestProdRowsPath(t *testing.T) {
-	defer func(b int) { prodBlockElems = b }(prodBlockElems)
+	defer func(b int) { reduceBlockElems = b }(reduceBlockElems)
 	rng := rand.New(rand.NewPCG(31, 32))
 	for _, dt := range []DType{Float32, Float64} {
 		for _, c := range []struct{ rows, cols, keep, blockRows int }{
@@ -506,7 +506,7 @@ func TestProdRowsPath(t *testing.T) {
 			full := mpRandom(rng, dt, c.rows, c.cols)
 			mpProdRandomTame(rng, full)
 			x := &Tensor{dtype: dt, shape: []int{c.rows, c.keep}, strides: []int{c.cols, 1}, storage: full.storage, n: full.n}
-			prodBlockElems = c.blockRows * c.keep
+			reduceBlockElems = c.blockRows * c.keep
 			var results []*Tensor
 			for _, use := range []bool{true, false} {
 				for _, procs := range []int{1, 2} {
@@ -524,7 +524,7 @@ func TestProdRowsPath(t *testing.T) {
 }
 
 // TestProdMiddleAxisRows covers reductions over a middle axis whose kept
-// inner axis is contiguous, which prodKept hands to the several-rows
+// inner axis is contiguous, which reduceKept hands to the several-rows
 // kernel once per outer index: one outer dimension, and two that do not
 // merge (a slice of the second). Results must be the same bit for bit
 // with the vector kernels on and off and with one and two threads, and
@@ -562,8 +562,8 @@ func TestProdMiddleAxisRows(t *testing.T) {
 }
 
 // TestProdBlocksSplitsKeptSlabs pins down when a reduction into few
-// accumulators goes in blocks along the reduced dimension r (prodBlocks
-// returns blocks > 0): not when prodKept can give each goroutine whole
+// accumulators goes in blocks along the reduced dimension r (reduceBlocks
+// returns blocks > 0): not when reduceKept can give each goroutine whole
 // slabs, that is when the kept dimension it splits lies outside r and
 // holds two indices per goroutine; otherwise (only the fastest dimension
 // to split, r outermost, a short outer dimension) it does.
@@ -586,21 +586,21 @@ func TestProdBlocksSplitsKeptSlabs(t *testing.T) {
 				n /= c.shape[i]
 			}
 		}
-		if _, blocks := prodBlocks(x, c.mask, n); (blocks > 0) != c.blocked {
-			t.Errorf("prodBlocks(%v, mask %v) = %d blocks, want blocked %v", c.shape, c.mask, blocks, c.blocked)
+		if _, blocks := reduceBlocks(x, c.mask, n); (blocks > 0) != c.blocked {
+			t.Errorf("reduceBlocks(%v, mask %v) = %d blocks, want blocked %v", c.shape, c.mask, blocks, c.blocked)
 		}
 	}
 }
 
 // TestProdTwoStage covers reductions whose fastest dimension is reduced
 // along with dimensions outside every kept one, which go in two stages
-// (prodTwoStage): contiguous and permuted layouts, reversed strides,
+// (reduceTwoStage): contiguous and permuted layouts, reversed strides,
 // several outer dimensions, blocks of a few slabs. The result must be the
 // same bit for bit with one and two threads (with the vector kernels on,
 // and again off: they reduce a run in different orders), and near the
 // naive reference.
 func TestProdTwoStage(t *testing.T) {
-	defer func(b int) { prodBlockElems = b }(prodBlockElems)
+	defer func(b int) { reduceBlockElems = b }(reduceBlockElems)
 	rng := rand.New(rand.NewPCG(41, 42))
 	for _, c := range []struct {
 		shape, perm []int // x is a contiguous tensor of shape, viewed with its axes permuted
@@ -633,10 +633,10 @@ func TestProdTwoStage(t *testing.T) {
 				mask[a] = true
 				outputs /= x.shape[a]
 			}
-			if outer, _ := prodOuterDims(x, mask, outputs); outer == nil {
+			if outer, _ := reduceOuterDims(x, mask, outputs); outer == nil {
 				t.Fatalf("%v %+v: not a two-stage reduction", dt, c)
 			}
-			prodBlockElems = c.blockElems
+			reduceBlockElems = c.blockElems
 			for _, use := range []bool{true, false} {
 				var results []*Tensor
 				for _, procs := range []int{1, 2} {

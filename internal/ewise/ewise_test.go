@@ -29,12 +29,25 @@ func TestFillOne(t *testing.T) {
 }
 
 func TestKernelsOfInvalidDType(t *testing.T) {
-	if Mul(dtype.Invalid) != nil || Prod(dtype.Invalid) != nil {
-		t.Error("kernels for the invalid dtype")
+	for _, op := range []*Binary{Mul, Add} {
+		if op.Kernel(dtype.Invalid) != nil || op.Streaming(dtype.Invalid) != nil {
+			t.Errorf("%s kernels for the invalid dtype", op.Name)
+		}
+		for _, dt := range dtype.All {
+			if op.Kernel(dt) == nil || op.Streaming(dt) == nil {
+				t.Errorf("no %s kernel for %v", op.Name, dt)
+			}
+		}
 	}
-	for _, dt := range dtype.All {
-		if Mul(dt) == nil || Prod(dt) == nil {
-			t.Errorf("no kernel for %v", dt)
+	for _, r := range []*Reduction{Prod, Sum} {
+		if r.Kernel(dtype.Invalid) != nil {
+			t.Errorf("%s kernel for the invalid dtype", r.Name)
+		}
+		for _, dt := range dtype.All {
+			acc := r.Accumulator(dt)
+			if r.Kernel(dt) == nil || r.Combine(acc) == nil || r.Accumulator(acc) != acc {
+				t.Errorf("no %s kernel for %v, or its accumulator %v is not its own", r.Name, dt, acc)
+			}
 		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/cast"
 	"github.com/tensor-go/tensor/internal/iter"
-	"github.com/tensor-go/tensor/internal/vec"
 )
 
 // chunk is how many elements of a run a promoting kernel converts at a
@@ -20,12 +19,13 @@ const maxElem = 16
 // converter converts a run between two fixed dtypes (see cast.Kernel).
 type converter = func(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss int, n int)
 
-// Promoter multiplies operands [dst, a, b] of mixed dtypes in a common
-// compute dtype c: chunks of a and b whose dtype is not c are converted
-// into small buffers first, and the products are converted into dst when
-// its dtype is not c. No temporary of the operands' size is ever made. An
-// operand of stride 0 is converted once per run. float32 × int32 into
-// float32, contiguous, goes to vec's fused kernel instead.
+// Promoter computes a binary operation on operands [dst, a, b] of mixed
+// dtypes in a common compute dtype c: chunks of a and b whose dtype is not
+// c are converted into small buffers first, and the results are converted
+// into dst when its dtype is not c. No temporary of the operands' size is
+// ever made. An operand of stride 0 is converted once per run. float32 op
+// int32 into float32, contiguous, goes to the operation's fused kernel
+// instead where it has one.
 //
 // A Promoter owns its buffers, so each goroutine needs its own. They are
 // pooled: GetPromoter and Release make a product allocate nothing.
@@ -34,11 +34,12 @@ type Promoter struct {
 	// Promoter once, when it is first made.
 	Kernel iter.Kernel
 
-	mul     iter.Kernel // the kernel of dtype c
-	size    int         // c's element size
+	kernel  iter.Kernel // the operation's kernel of dtype c
+	f32i32  func(dst, a []float32, b []int32)
+	size    int // c's element size
 	conv    [3]converter
 	same    bool // no operand needs converting
-	f32i32  bool // the fused float32 × int32 case
+	fused   bool // the fused float32 op int32 case
 	intA    bool // in it, a is the int32 operand
 	buf     [3]unsafe.Pointer
 	scratch [3 * chunk * maxElem]byte
@@ -55,11 +56,11 @@ var promoters = sync.Pool{New: func() any {
 	return p
 }}
 
-// GetPromoter returns a pooled Promoter set up for compute dtype c and
-// operand dtypes dts. Release it when the product is done.
-func GetPromoter(c dtype.DType, dts [3]dtype.DType) *Promoter {
+// GetPromoter returns a pooled Promoter of op set up for compute dtype c
+// and operand dtypes dts. Release it when the operation is done.
+func (op *Binary) GetPromoter(c dtype.DType, dts [3]dtype.DType) *Promoter {
 	p := promoters.Get().(*Promoter)
-	p.mul, p.size = Mul(c), c.Size()
+	p.kernel, p.size, p.f32i32 = op.Kernel(c), c.Size(), op.f32i32
 	for i, dt := range dts {
 		switch {
 		case dt == c:
@@ -71,7 +72,7 @@ func GetPromoter(c dtype.DType, dts [3]dtype.DType) *Promoter {
 		}
 	}
 	p.same = dts == [3]dtype.DType{c, c, c}
-	p.f32i32 = c == dtype.Float32 && dts[0] == dtype.Float32 &&
+	p.fused = p.f32i32 != nil && c == dtype.Float32 && dts[0] == dtype.Float32 &&
 		(dts[1] == dtype.Float32 && dts[2] == dtype.Int32 || dts[1] == dtype.Int32 && dts[2] == dtype.Float32)
 	p.intA = dts[1] == dtype.Int32
 	return p
@@ -82,31 +83,22 @@ func GetPromoter(c dtype.DType, dts [3]dtype.DType) *Promoter {
 // not keep a dropped tensor's memory alive.
 func (p *Promoter) Release() {
 	p.ptrs = [3]unsafe.Pointer{}
+	p.f32i32 = nil
 	promoters.Put(p)
-}
-
-// MulPromoted returns a kernel that multiplies operands of dtypes dts in
-// dtype c: Mul(c) itself when every dtype is c, else the Kernel of a
-// Promoter of its own (not returned to the pool). Use one per goroutine.
-func MulPromoted(c dtype.DType, dts [3]dtype.DType) iter.Kernel {
-	if dts[0] == c && dts[1] == c && dts[2] == c {
-		return Mul(c)
-	}
-	return GetPromoter(c, dts).Kernel
 }
 
 // run is the promoting kernel.
 func (p *Promoter) run(ptrs []unsafe.Pointer, strides []int, n int) {
 	if p.same {
-		p.mul(ptrs, strides, n) // whole runs: vec streams long outputs
+		p.kernel(ptrs, strides, n) // whole runs: vec streams long outputs
 		return
 	}
-	if p.f32i32 && UseVec && strides[0] == 4 && strides[1] == 4 && strides[2] == 4 {
+	if p.fused && UseVec && strides[0] == 4 && strides[1] == 4 && strides[2] == 4 {
 		f, i := ptrs[1], ptrs[2]
-		if p.intA { // multiplication commutes
+		if p.intA { // the operation commutes
 			f, i = i, f
 		}
-		vec.MulF32I32(run[float32](ptrs[0], n), run[float32](f, n), run[int32](i, n))
+		p.f32i32(run[float32](ptrs[0], n), run[float32](f, n), run[int32](i, n))
 		return
 	}
 	for done := 0; done < n; done += chunk {
@@ -128,7 +120,7 @@ func (p *Promoter) run(ptrs []unsafe.Pointer, strides []int, n int) {
 				p.ptrs[i], p.strides[i] = p.buf[i], p.size
 			}
 		}
-		p.mul(p.ptrs[:], p.strides[:], m)
+		p.kernel(p.ptrs[:], p.strides[:], m)
 		if p.conv[0] != nil {
 			p.conv[0](unsafe.Add(ptrs[0], done*strides[0]), strides[0], p.buf[0], p.size, m)
 		}

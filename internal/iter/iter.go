@@ -199,6 +199,17 @@ func putArgs(args *Args) {
 	argsPool.Put(args)
 }
 
+// Call calls kernel on one run of n elements of nops operands, operand k
+// at ptrs[k] advancing strides[k] bytes per element, with pooled argument
+// slices, so that the call allocates nothing. It is for callers that walk
+// without a plan (a flat element-wise operation).
+func Call(kernel Kernel, n, nops int, ptrs [MaxOperands]unsafe.Pointer, strides [MaxOperands]int) {
+	args := getArgs()
+	args.ptrs, args.strides = ptrs, strides
+	kernel(args.ptrs[:nops], args.strides[:nops], n)
+	putArgs(args)
+}
+
 // walk calls kernel for the runs numbered [first, last), each narrowed to
 // its elements [lo, hi).
 func (p *Plan) walk(bases []unsafe.Pointer, first, last, lo, hi int, kernel Kernel) {

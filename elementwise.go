@@ -1,0 +1,205 @@
+package tensor
+
+import (
+	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/ewise"
+	"github.com/tensor-go/tensor/shape"
+)
+
+// The element-wise API (Mul, Add) is written once here against an
+// ewise.Binary: operands and their promotion, the broadcast shape, the
+// output and its checks. The strategies (flat, planned, tiled, streamed,
+// parallel) are the engine's, ewise.Binary.Run.
+
+// elementwise returns op(x, y) as a new contiguous tensor of the broadcast
+// shape and the promoted dtype. The operands are live and strided.
+func elementwise(op *ewise.Binary, x, y any) (*Tensor, error) {
+	a, b, dt, err := binaryOperands(op.Name, x, y)
+	if err != nil {
+		return nil, err
+	}
+	s, err := shape.Broadcast(a.shape, b.shape)
+	if err != nil {
+		return nil, wrapErr(op.Name, err)
+	}
+	out, err := newProductTensor(dt, s)
+	if err != nil {
+		return nil, wrapErr(op.Name, err)
+	}
+	elementwiseRun(op, out, a, b, dt)
+	return out, nil
+}
+
+// elementwiseInto writes op(x, y) into out (see MulInto for the rules).
+func elementwiseInto(op *ewise.Binary, out *Tensor, x, y any) error {
+	name := op.Name
+	if err := requireStrided(name, out, x, y); err != nil {
+		return err
+	}
+	if out == nil {
+		return opErr(name, ErrValue, "nil output tensor")
+	}
+	if err := checkWritable(name, out); err != nil {
+		return err
+	}
+	noteWrite(out)
+	a, b, dt, err := binaryOperands(name, x, y)
+	if err != nil {
+		return err
+	}
+	if !broadcastsTo(out.shape, a.shape, b.shape) {
+		s, err := shape.Broadcast(a.shape, b.shape)
+		if err != nil {
+			return wrapErr(name, err)
+		}
+		return opErr(name, ErrShape, "output shape %s is not the broadcast shape %s of %s and %s",
+			shape.String(out.shape), shape.String(s), shape.String(a.shape), shape.String(b.shape))
+	}
+	if !dtype.CanCastInto(dt, out.dtype) {
+		return opErr(name, ErrDType, "cannot write the %v result of %v and %v into a %v output",
+			dt, a.dtype, b.dtype, out.dtype)
+	}
+	if overlapsDifferently(out, a) || overlapsDifferently(out, b) {
+		tmp, err := newProductTensor(out.dtype, out.shape)
+		if err != nil {
+			return wrapErr(name, err)
+		}
+		elementwiseRun(op, tmp, a, b, dt)
+		return copyInto(out, tmp)
+	}
+	elementwiseRun(op, out, a, b, dt)
+	return nil
+}
+
+// elementwiseRun computes out = op(a, b) in dtype c; the shapes and dtypes have
+// been checked. out shares no storage with a or b except element for
+// element. A contiguous output with flat operands is one run, which costs
+// no plan (and no allocation).
+func elementwiseRun(op *ewise.Binary, out, a, b *Tensor, c DType) {
+	n := out.Size()
+	if n == 0 {
+		return
+	}
+	o := [3]ewise.Operand{
+		{Base: firstElement(out), DType: out.dtype},
+		{Base: firstElement(a), DType: a.dtype},
+		{Base: firstElement(b), DType: b.dtype},
+	}
+	if out.IsContiguous() && flat(a, n) && flat(b, n) {
+		for i, t := range [3]*Tensor{out, a, b} {
+			o[i].Stride = t.dtype.Size()
+			if t.Size() == 1 && n > 1 {
+				o[i].Stride = 0
+			}
+		}
+	} else {
+		for i, t := range [3]*Tensor{out, a, b} {
+			o[i].Strides = byteStrides(t, out.shape)
+		}
+	}
+	op.Run(c, out.shape, n, o[0], o[1], o[2])
+}
+
+// checkWritable rejects an output whose elements overlap: a broadcast view
+// (stride 0 along a dimension longer than 1) would receive several results
+// in one place, from several goroutines at once.
+func checkWritable(op string, out *Tensor) error {
+	for i, d := range out.shape {
+		if d > 1 && out.strides[i] == 0 {
+			return opErr(op, ErrLayout, "output of shape %s is broadcast along dimension %d (stride 0): its elements overlap",
+				shape.String(out.shape), i)
+		}
+	}
+	return nil
+}
+
+// broadcastsTo reports whether shapes a and b broadcast to exactly s. It
+// is shape.Broadcast followed by a comparison, without allocating.
+func broadcastsTo(s, a, b []int) bool {
+	if len(s) != max(len(a), len(b)) {
+		return false
+	}
+	for i := 1; i <= len(s); i++ {
+		d, da, db := s[len(s)-i], 1, 1
+		if i <= len(a) {
+			da = a[len(a)-i]
+		}
+		if i <= len(b) {
+			db = b[len(b)-i]
+		}
+		if !(da == d || da == 1) || !(db == d || db == 1) || da != d && db != d {
+			return false
+		}
+	}
+	return true
+}
+
+// byteStrides returns t's strides in bytes as seen from shape to, which t
+// broadcasts to (checked by the caller).
+func byteStrides(t *Tensor, to []int) []int {
+	st, err := shape.BroadcastStrides(t.shape, t.strides, to)
+	if err != nil {
+		panic("tensor: internal error: " + err.Error())
+	}
+	size := t.dtype.Size()
+	for i := range st {
+		st[i] *= size
+	}
+	return st
+}
+
+// span returns the byte range [lo, hi) of storage that t's elements occupy.
+func span(t *Tensor) (lo, hi int) {
+	size := t.dtype.Size()
+	lo, hi = t.offset, t.offset
+	for i, d := range t.shape {
+		if d == 0 {
+			return 0, 0
+		}
+		if s := t.strides[i] * (d - 1); s < 0 {
+			lo += s
+		} else {
+			hi += s
+		}
+	}
+	return lo * size, (hi + 1) * size
+}
+
+// overlapsDifferently reports whether the input in shares storage with out
+// other than element for element: an in-place product, where out is in (or
+// a view laid out exactly like it), is safe because each element is read
+// before the same element is written; any other overlap is not.
+func overlapsDifferently(out, in *Tensor) bool {
+	if !sharesStorage(out, in) {
+		return false
+	}
+	if out.storage != in.storage {
+		return true // one Go array wrapped twice (Wrap): offsets do not compare
+	}
+	olo, ohi := span(out)
+	ilo, ihi := span(in)
+	if ohi <= ilo || ihi <= olo {
+		return false
+	}
+	if in.dtype != out.dtype || in.offset != out.offset || len(in.shape) > len(out.shape) {
+		return true
+	}
+	lead := len(out.shape) - len(in.shape)
+	for i, d := range out.shape {
+		if d <= 1 {
+			continue
+		}
+		if i < lead || in.shape[i-lead] != d || in.strides[i-lead] != out.strides[i] {
+			return true // broadcast along d, or laid out differently
+		}
+	}
+	return false
+}
+
+// flat reports whether t, as an operand of an n-element contiguous
+// output, is one contiguous run in the output's order (same size,
+// contiguous) or a single element broadcast everywhere.
+func flat(t *Tensor, n int) bool {
+	size := t.Size()
+	return size == 1 || size == n && t.IsContiguous()
+}
