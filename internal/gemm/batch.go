@@ -27,7 +27,7 @@ func MulBatch[T Elem](batch, m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs
 		Mul(batch*m, n, k, a.withOff(a.Off+aOffs[0]), b.withOff(b.Off+bOffs[0]), c.withOff(c.Off+cOffs[0]), opt)
 		return
 	}
-	threads := max(1, min(opt.threads(), batch*m*n*k/minFlopsPerThread))
+	threads := max(1, min(opt.threads(), batch*m*n*k/active.minFlopsPerThread))
 	if small := smallPlan(m, n, k, b, c); small.kern != nil && !opt.TF32 {
 		split(batch, 1, threads, func(i0, i1 int) {
 			small.run(m, n, k, a, b, c, aOffs[i0:i1], bOffs[i0:i1], cOffs[i0:i1])

@@ -162,7 +162,7 @@ func putWide(w *wideBuffer) {
 
 // MulComplexBatch is MulBatch for complex matrices (see MulComplex).
 func MulComplexBatch[T complex64 | complex128](batch, m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int, opt Options) {
-	threads := max(1, min(opt.threads(), batch*m*n*k*4/minFlopsPerThread))
+	threads := max(1, min(opt.threads(), batch*m*n*k*4/active.minFlopsPerThread))
 	one := opt
 	if batch >= threads {
 		one.Threads = 1

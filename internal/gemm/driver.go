@@ -45,16 +45,18 @@ func (j *job[T]) packB(ws *workspace[T], dst []T, p0, kc, j0, nc int) {
 	packB(dst, j.b, p0, kc, j0, nc, j.kern.nr)
 }
 
-// minFlopsPerThread is the work below which another goroutine costs more
-// (start-up, a second set of packed blocks, a helper that has to wake)
-// than it saves: a 96³ product, about 8 µs of one core. Products of
-// twice that get two goroutines. Medians of the five timed calls after six
+// avx512MinFlopsPerThread is the work below which another goroutine costs
+// more (start-up, a second set of packed blocks, a helper that has to
+// wake) than it saves, for the AVX-512 kernels: a 96³ product, about 8 µs
+// of one core. Products of twice that get two goroutines. Medians of the five timed calls after six
 // warm-up calls in a fresh process, float32, one goroutine against two:
 // 100³ 16 against 20–30 µs, 128³ 27–29 against 20–32, 160³ 47–49
 // against 48–65, 200³ 93–95 against 60–103. In a long loop two help from
 // about 96³ (9.1 -> 7.9 µs) and not below it (80³ 6.0 -> 5.9); at 64³,
 // the limit this had, they did not help either way.
-const minFlopsPerThread = 96 * 96 * 96
+// Each kernel set has its own (kernelSet.minFlopsPerThread): the same
+// 8 µs is less work for slower kernels.
+const avx512MinFlopsPerThread = 96 * 96 * 96
 
 // mul runs the product on up to opt.threads() goroutines.
 func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
@@ -117,7 +119,7 @@ var zeroOffset = []int{0}
 // One goroutine calls the kernel directly: a closure handed to split would
 // escape, and its allocation costs as much as an 8×8 product.
 func mulSmall[T Elem](small smallCall[T], m, n, k int, a, b, c Matrix[T], threads int) {
-	threads = max(1, min(threads, m*n*k/minFlopsPerThread))
+	threads = max(1, min(threads, m*n*k/active.minFlopsPerThread))
 	if threads == 1 {
 		small.run(m, n, k, a, b, c, zeroOffset, zeroOffset, zeroOffset)
 		return
@@ -132,7 +134,7 @@ func mulSmall[T Elem](small smallCall[T], m, n, k int, a, b, c Matrix[T], thread
 // result does not depend on the number of goroutines.
 func (j *job[T]) parallel(threads int) {
 	work := j.m * j.n * j.k
-	threads = max(1, min(threads, work/minFlopsPerThread))
+	threads = max(1, min(threads, work/active.minFlopsPerThread))
 	if threads == 1 {
 		j.runPooled(0, j.m, 0, j.n)
 		return

@@ -1,6 +1,9 @@
 package gemm
 
-import "github.com/tensor-go/tensor/internal/parallel"
+import (
+	"github.com/tensor-go/tensor/internal/kernels"
+	"github.com/tensor-go/tensor/internal/parallel"
+)
 
 // special handles the shapes the blocked loops serve badly and reports
 // whether it did: matrix-vector products (m == 1 or n == 1), which are bound
@@ -58,9 +61,10 @@ func gemv[T Elem](m, k int, a, x, y Matrix[T], opt Options) {
 }
 
 // minHalvedColumns is the size (elements) of a column-major A from which
-// gemvHalves sums its columns in two halves: a 1024² float32 A, 4 MiB,
-// beyond what the caches keep between calls.
-const minHalvedColumns = 1 << 20
+// gemvHalves sums its columns in two halves: measured as a 1024² float32 A,
+// 4 MiB, twice the 2 MiB L2, beyond what the caches keep between calls.
+// A core with a smaller L2 reaches that point sooner.
+var minHalvedColumns = min(1<<20, 2*kernels.CacheSizes().L2/4)
 
 // kPiece is the length of the pieces of K that gemvPieces sums apart:
 // 256 KiB of a float32 row, long enough that a piece streams at memory

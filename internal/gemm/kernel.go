@@ -1,6 +1,9 @@
 package gemm
 
-import "github.com/tensor-go/tensor/internal/scratch"
+import (
+	"github.com/tensor-go/tensor/internal/kernels"
+	"github.com/tensor-go/tensor/internal/scratch"
+)
 
 // microKernel computes one full mr×nr tile of C from a packed A sliver and a
 // packed B sliver (see packA and packB for their layouts):
@@ -32,8 +35,9 @@ type microKernelRowA[T any] func(k int, a, b, c *T, ldc, lda int, accumulate boo
 
 // kernel is one micro-kernel together with the tile shape it computes and
 // the cache blocking that feeds it. The block sizes are data, chosen per
-// kernel from the cache sizes of the target (48 KiB L1d and 2 MiB L2 per
-// core, a large shared L3); the tables beside each kernel say why.
+// kernel for a reference core (48 KiB L1d and 2 MiB L2, a large shared
+// L3; the tables beside each kernel say why) and scaled to the detected
+// caches (blocks.go).
 type kernel[T Elem] struct {
 	name   string
 	mr, nr int // tile: mr rows of C (broadcast from A) by nr columns (vectors of B)
@@ -57,8 +61,11 @@ type workspace[T any] struct {
 	half       []uint16 // staging for MulHalf: packed half bits before conversion
 }
 
-// newKernel fills in a kernel description and its list of workspaces.
+// newKernel fills in a kernel description and its list of workspaces. The
+// block sizes kc, mc and nc are those measured on the reference core
+// (blocks.go), scaled to this machine's caches.
 func newKernel[T Elem](name string, mr, nr, kc, mc, nc int, micro microKernel[T]) *kernel[T] {
+	kc, mc, nc = scaledBlocks(mr, nr, kc, mc, nc, kernels.CacheSizes())
 	k := &kernel[T]{name: name, mr: mr, nr: nr, kc: kc, mc: mc, nc: nc, micro: micro}
 	k.spare = &scratch.List[workspace[T]]{New: func() *workspace[T] {
 		return &workspace[T]{a: make([]T, mc*kc), b: make([]T, kc*nc), tile: make([]T, mr*nr)}

@@ -35,6 +35,11 @@ type kernelSet struct {
 	copyRows64  func(dst, src unsafe.Pointer, rows, stride int)
 	// f16ToF32s converts float16 bits to float32 (half.go).
 	f16ToF32s func(dst []float32, src []uint16)
+
+	// minFlopsPerThread is the work (multiply-adds) from which a product
+	// gets a second goroutine: about 8 µs of one core on the set's
+	// kernels (see avx512MinFlopsPerThread, where it was measured).
+	minFlopsPerThread int
 }
 
 // goSet is the generic entry: the Go twins.
@@ -45,6 +50,8 @@ var goSet = kernelSet{
 	copyRows128: copyRows128Go,
 	copyRows64:  copyRows64Go,
 	f16ToF32s:   f16ToF32sGo,
+	// The Go kernels run at about an eighth of the AVX-512 ones.
+	minFlopsPerThread: avx512MinFlopsPerThread / 8,
 }
 
 // active is the entry of the active kernel set, which the package uses;

@@ -13,6 +13,7 @@ func init() {
 	avx2.gemvF32, avx2.gemvF64 = gemvAVX2F32, gemvAVX2F64
 	avx2.copyRows64 = copyRows64AVX2
 	avx2.f16ToF32s = f16ToF32sF16C
+	avx2.minFlopsPerThread = avx512MinFlopsPerThread / 2 // half as wide vectors
 	kernelSets.Add(kernels.AVX2, avx2)
 
 	avx512 := avx2
@@ -21,5 +22,6 @@ func init() {
 	avx512.smallF64, avx512.smallWidthF64 = smallF64AVX512K, 8
 	avx512.gemvF32, avx512.gemvF64 = gemvAVX512F32, gemvAVX512F64
 	avx512.copyRows128 = copyRows128AVX512
+	avx512.minFlopsPerThread = avx512MinFlopsPerThread
 	kernelSets.Add(kernels.AVX512, avx512)
 }

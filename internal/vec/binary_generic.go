@@ -34,10 +34,11 @@ var (
 // streaming (non-temporal) stores use them; tests lower it to reach them.
 // Below it dst may well be read again while still cached (by the next
 // operation, or the engine's next run) and a streaming store would push it
-// out to memory. Above it, twice the per-core L2 of current parts, dst
-// would be evicted anyway, and streaming saves the read-for-ownership of
-// every line: a quarter of a multiply's memory traffic.
-var streamThreshold = 4 << 20
+// out to memory. Above it, twice the core's L2 (4 MiB on a 2 MiB L2, where
+// it was measured), dst would be evicted anyway, and streaming saves the
+// read-for-ownership of every line: a quarter of a multiply's memory
+// traffic.
+var streamThreshold = max(1<<20, 2*kernels.CacheSizes().L2)
 
 func mulNumbers[T number](dst, a, b []T) {
 	a, b = a[:len(dst)], b[:len(dst)]

@@ -17,8 +17,8 @@
 //
 // # Large outputs
 //
-// With AVX-512, the same-width multiply kernels write a dst of 4 MiB or more
-// with non-temporal stores, which skip reading each destination line before
+// The same-width multiply kernels write a dst of twice the core's L2 or
+// more (4 MiB on a 2 MiB L2) with non-temporal stores, which skip reading each destination line before
 // overwriting it (a quarter of the memory traffic) but leave dst out of
 // cache. Callers that split a large operation into runs see ordinary stores
 // per run, and keep the cache, unless they call the Streaming kernels
