@@ -93,27 +93,39 @@ func TestSmallKernelSets(t *testing.T) {
 }
 
 // BenchmarkSmallSets times each small kernel this CPU can run, and the Go
-// twin, on one goroutine over a batch of 16384 products (the 8×8 batch
-// workload, and the widest rows each takes), to compare ISAs on one machine.
+// twin, on one goroutine: batches of 8×8 by 8×n products, 16384 of them
+// (the 8×8 batch workload, streaming from memory) and 1024 (in L2, where
+// the kernel's own speed shows), for rows of one and two vectors.
 func BenchmarkSmallSets(b *testing.B) {
-	sets := append([]smallUnderTest[float32]{{"go", smallGoF32, 16, 1}}, smallKernelsF32()...)
-	for _, s := range sets {
-		for _, n := range []int{8, 16} {
-			b.Run(fmt.Sprintf("%s/f32/16384x8x%dx8", s.name, n), func(b *testing.B) {
-				const batch, m, k = 16384, 8, 8
-				a := Matrix[float32]{ones[float32](batch * m * k), 0, k, 1}
-				bb := Matrix[float32]{ones[float32](batch * k * n), 0, n, 1}
-				c := Matrix[float32]{make([]float32, batch*m*n), 0, n, 1}
-				aOffs, bOffs, cOffs := make([]int, batch), make([]int, batch), make([]int, batch)
-				for i := range batch {
-					aOffs[i], bOffs[i], cOffs[i] = i*m*k, i*k*n, i*m*n
-				}
-				cpu := cpuSeconds()
-				for b.Loop() {
-					s.kern(m, n, k, a, bb, c, aOffs, bOffs, cOffs)
-				}
-				reportFlops(b, 2*float64(batch*m*n*k), cpu)
-			})
+	f32 := append([]smallUnderTest[float32]{{"go", smallGoF32, 16, 1}}, smallKernelsF32()...)
+	f64 := append([]smallUnderTest[float64]{{"go", smallGoF64, 8, 1}}, smallKernelsF64()...)
+	for _, batch := range []int{16384, 1024} {
+		for i := range f32 {
+			for _, n := range []int{8, 16} {
+				b.Run(fmt.Sprintf("%s/f32/%dx8x%dx8", f32[i].name, batch, n), func(b *testing.B) { benchSmall(b, f32[i].kern, batch, n) })
+			}
+		}
+		for i := range f64 {
+			for _, n := range []int{4, 8} {
+				b.Run(fmt.Sprintf("%s/f64/%dx8x%dx8", f64[i].name, batch, n), func(b *testing.B) { benchSmall(b, f64[i].kern, batch, n) })
+			}
 		}
 	}
+}
+
+// benchSmall times one small kernel on a batch of 8×8 by 8×n products.
+func benchSmall[T Elem](b *testing.B, kern smallKernel[T], batch, n int) {
+	const m, k = 8, 8
+	a := Matrix[T]{ones[T](batch * m * k), 0, k, 1}
+	bb := Matrix[T]{ones[T](batch * k * n), 0, n, 1}
+	c := Matrix[T]{make([]T, batch*m*n), 0, n, 1}
+	aOffs, bOffs, cOffs := make([]int, batch), make([]int, batch), make([]int, batch)
+	for i := range batch {
+		aOffs[i], bOffs[i], cOffs[i] = i*m*k, i*k*n, i*m*n
+	}
+	cpu := cpuSeconds()
+	for b.Loop() {
+		kern(m, n, k, a, bb, c, aOffs, bOffs, cOffs)
+	}
+	reportFlops(b, 2*float64(batch*m*n*k), cpu)
 }
