@@ -44,7 +44,7 @@ func (b builder) mul(x, y any) (*tensor.Tensor, error) {
 }
 
 func (b builder) add(x, y any) (*tensor.Tensor, error) {
-	out, err := addRaw(x, y)
+	out, err := tensor.Add(x, y)
 	if err != nil {
 		return nil, err
 	}

@@ -294,3 +294,39 @@ func TestFDAsType(t *testing.T) {
 	checkFD(t, "conj", g, randInput(rng, tensor.Complex128, 4))
 	_ = math.Pi
 }
+
+func TestFDAddSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 23))
+	add := func(tp *Tape, xs []*tensor.Tensor) (*tensor.Tensor, error) {
+		s, err := tp.Add(xs[0], xs[1])
+		if err != nil {
+			return nil, err
+		}
+		s, err = tp.Add(s, 1.5) // a constant
+		if err != nil {
+			return nil, err
+		}
+		return tp.Mul(s, s)
+	}
+	for _, dt := range []tensor.DType{tensor.Float64, tensor.Complex128} {
+		for _, cs := range [][2][]int{{{3, 1}, {1, 4}}, {{2, 3, 4}, {4}}, {{4}, {2, 3, 4}}, {{}, {2}}} {
+			checkFD(t, "add", add, randInput(rng, dt, cs[0]...), randInput(rng, dt, cs[1]...))
+		}
+		for _, axes := range [][]int{nil, {0}, {-1}, {0, 2}, {}} {
+			for _, keep := range []bool{false, true} {
+				opts := []tensor.ReduceOption{tensor.KeepDims(keep)}
+				if axes != nil {
+					opts = append(opts, tensor.Axis(axes...))
+				}
+				f := func(tp *Tape, xs []*tensor.Tensor) (*tensor.Tensor, error) {
+					p, err := tp.Mul(xs[0], xs[0])
+					if err != nil {
+						return nil, err
+					}
+					return tp.Sum(p, opts...)
+				}
+				checkFD(t, "sum", f, randInput(rng, dt, 2, 3, 4))
+			}
+		}
+	}
+}

@@ -49,11 +49,11 @@ func (b builder) prod(x *tensor.Tensor, opts []tensor.ReduceOption) (*tensor.Ten
 }
 
 func (b builder) sum(x *tensor.Tensor, opts []tensor.ReduceOption) (*tensor.Tensor, error) {
-	mask, keep, err := tensor.ReduceAxes(x, opts...)
+	out, err := tensor.Sum(x, opts...)
 	if err != nil {
 		return nil, err
 	}
-	out, err := sumRaw(x, mask, keep)
+	mask, keep, err := tensor.ReduceAxes(x, opts...)
 	if err != nil {
 		return nil, err
 	}
