@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -265,7 +266,7 @@ func assembleSparse(op, format string, arrays map[string]*Tensor) (*Tensor, erro
 	case "csc":
 		// A CSC matrix is the CSR form of its transpose.
 		if t, err = ownedSparse(op, SparseCSR, n, m, idx["indptr"], idx["indices"], arrays["data"]); err == nil {
-			t = t.Transpose()
+			t = transposeOwned(t)
 		}
 	default:
 		t, err = ownedSparse(op, SparseCOO, m, n, idx["row"], idx["col"], arrays["data"])
@@ -300,6 +301,82 @@ func ownedSparse(op string, l Layout, m, n int, index0, cols []int64, values *Te
 		return nil, err
 	}
 	return newSparse(l, m, n, index0, cols, values, canonical), nil
+}
+
+// transposeOwned is Transpose for a CSR tensor whose parts the reader owns
+// and nothing else will see: the CSR form of a CSC file's matrix. Where
+// Transpose regroups into new arrays plus a permutation and then gathers
+// the values (the input, the output and the permutation all live at once:
+// 2.8 times the output for a 512 MB matrix), this reuses the column
+// indices as the permutation and moves the values in place, so that the
+// peak is the input plus the new row indices.
+func transposeOwned(t *Tensor) *Tensor {
+	d := t.sparse
+	m, n := t.shape[0], t.shape[1]
+	if n > proportionate(len(d.cols)) {
+		return t.sparseTranspose() // as COO: no pointers for n columns
+	}
+	crow, cols := d.index0, d.cols
+	ccol := make([]int64, n+1)
+	for _, c := range cols {
+		ccol[c+1]++
+	}
+	for j := range n {
+		ccol[j+1] += ccol[j]
+	}
+	next := slices.Clone(ccol[:n])
+	rows := make([]int64, len(cols))
+	for i := range m {
+		for p := crow[i]; p < crow[i+1]; p++ {
+			q := next[cols[p]]
+			next[cols[p]]++
+			rows[q] = int64(i)
+			cols[p] = q // entry p's place in the result, from now on
+		}
+	}
+	permuteValues(d.values, cols)
+	// Entries of a canonical matrix land in increasing row order within
+	// each column, distinct, so the transpose is canonical too.
+	return newSparse(SparseCSR, n, m, ccol, rows, d.values, d.canonical)
+}
+
+// permuteValues moves element p of the contiguous 1-D tensor v to position
+// dest[p], in place, following the permutation's cycles (a bit per element
+// marks those already placed). Elements are moved as bits, by size.
+func permuteValues(v *Tensor, dest []int64) {
+	switch v.dtype.Size() {
+	case 1:
+		permuteInPlace(contiguousData[uint8](v), dest)
+	case 2:
+		permuteInPlace(contiguousData[uint16](v), dest)
+	case 4:
+		permuteInPlace(contiguousData[uint32](v), dest)
+	case 8:
+		permuteInPlace(contiguousData[uint64](v), dest)
+	case 16:
+		permuteInPlace(contiguousData[[2]uint64](v), dest)
+	default:
+		panic("tensor: internal error: no element size " + strconv.Itoa(v.dtype.Size()))
+	}
+}
+
+func permuteInPlace[E any](s []E, dest []int64) {
+	placed := make([]uint64, (len(s)+63)/64)
+	for start := range s {
+		if placed[start/64]&(1<<(start%64)) != 0 {
+			continue
+		}
+		carry, p := s[start], start
+		for {
+			q := int(dest[p])
+			carry, s[q] = s[q], carry
+			placed[q/64] |= 1 << (q % 64)
+			if q == start {
+				break
+			}
+			p = q
+		}
+	}
 }
 
 // WriteSparseNPZ writes a sparse tensor to w in SciPy's .npz format, csr
