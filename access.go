@@ -17,19 +17,9 @@ func (t *Tensor) At(idx ...int) (any, error) {
 	if err := requireStrided("at", t); err != nil {
 		return nil, err
 	}
-	if len(idx) != len(t.shape) {
-		return nil, opErr("at", ErrIndex, "%d indices for a tensor of %d dimensions %s", len(idx), len(t.shape), shape.String(t.shape))
-	}
-	pos := t.offset
-	for d, i := range idx {
-		n := t.shape[d]
-		if i < -n || i >= n {
-			return nil, opErr("at", ErrIndex, "index %d is out of range for dimension %d of size %d", i, d, n)
-		}
-		if i < 0 {
-			i += n
-		}
-		pos += i * t.strides[d]
+	pos, err := t.position("at", idx)
+	if err != nil {
+		return nil, err
 	}
 	return t.elementAt(pos), nil
 }
