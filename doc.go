@@ -96,26 +96,22 @@
 // back from malloc, instead of paying page faults and clearing for a fresh
 // allocation each time. A buffer is recycled only after the garbage
 // collector has found no pointer into it, so views, slices and running
-// operations keep theirs. To find dead results of 1 MiB and more sooner,
-// the library may start a garbage collection itself (in the background, or
-// waited for when one buffer costs more to touch afresh than a
-// collection), at most one at a time and backing off when collections win
-// nothing back; smaller results wait for the program's own collections.
-// A size whose collections have cost as much as touching one more buffer
-// gets one more, so that a long loop needs fewer collections. When no
-// buffer of a result's size is free, a free one up to eight times larger
-// (left by an earlier phase of the program) is used whole rather than
-// fresh memory. Free buffers return to the Go heap after a few idle
-// seconds; at most 1 GiB is kept. Recycled memory is cold in the caches.
+// operations keep theirs. The library never starts a collection: it finds
+// dead results through the program's own collections (none with GOGC=off),
+// [Tensor.Release] and the into-forms. The memory it keeps is at most 1 GiB
+// and a quarter of what the process may use (RAM, RLIMIT_AS, the cgroup's
+// limit, GOMEMLIMIT), nothing when the Go heap nears GOMEMLIMIT, and goes
+// back to the kernel after about two idle seconds. One allocation larger
+// than the process may make is an ErrShape error, not a crash.
 //
 // A loop that drops a result per call can say so with [Tensor.Release]:
 // the next result of the same size then gets that memory at once, warm in
 // the caches, and no collection is needed to find it dead, which is what
 // NumPy's reference counting gives its loops. Writing each result into the
 // same output ([MatmulInto], [MulInto]) does the same without a new tensor
-// per call. Either is the fastest way to run a loop: a batch of 16384 8×8
-// float32 products takes about 250 µs a call, against 310–360 µs with a
-// new result left to the collector, and more in a loop's first calls.
+// per call. Parallel calls run on helper goroutines that poll briefly for
+// the next call and then block ([SetHelperSpin], TENSOR_SPIN).
+// docs/memory.md describes every setting and the reasons.
 //
 // # Printing
 //
