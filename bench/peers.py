@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import time
+import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -40,6 +41,8 @@ import scipy.sparse as sparse  # noqa: E402
 import torch  # noqa: E402
 
 torch.set_num_threads(ARGS.threads)
+# PyTorch warns on every CSR tensor it builds that the support is in beta; the lines stay JSON only.
+warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta")
 RNG = np.random.default_rng(0)
 
 
