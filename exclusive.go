@@ -1,7 +1,12 @@
 package tensor
 
 import (
+	"unsafe"
+
+	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/cast"
 	"github.com/tensor-go/tensor/internal/iter"
+	"github.com/tensor-go/tensor/internal/vec"
 	"github.com/tensor-go/tensor/shape"
 )
 
@@ -54,21 +59,14 @@ func ExclusiveProd(x *Tensor, opts ...ReduceOption) (*Tensor, error) {
 	if src, err = src.Contiguous(); err != nil {
 		return nil, err
 	}
-	out, err := newProductTensor(x.dtype, src.shape)
+	var out *Tensor
+	if g.inner == 1 && g.outer >= transposeGroups && g.n > 1 && x.dtype.IsFloat() {
+		out, err = exclusiveTransposed(src, g)
+	} else {
+		out, err = exclusiveInto(src, g)
+	}
 	if err != nil {
 		return nil, wrapErr(op, err)
-	}
-	if out.n > 0 {
-		switch x.dtype {
-		case Float32:
-			exclusiveRuns(contiguousData[float32](src), contiguousData[float32](out), g, realKernels[float32]())
-		case Float64:
-			exclusiveRuns(contiguousData[float64](src), contiguousData[float64](out), g, realKernels[float64]())
-		case Complex64:
-			exclusiveRuns(contiguousData[complex64](src), contiguousData[complex64](out), g, complexKernels[complex64]())
-		default:
-			exclusiveRuns(contiguousData[complex128](src), contiguousData[complex128](out), g, complexKernels[complex128]())
-		}
 	}
 	if perm == nil {
 		return out, nil
@@ -82,6 +80,57 @@ func ExclusiveProd(x *Tensor, opts ...ReduceOption) (*Tensor, error) {
 		return nil, err
 	}
 	return back.copyContiguous(op)
+}
+
+// transposeGroups is the number of groups of one run each from which
+// the groups are turned into columns first (a transposing copy), so that
+// the passes run down rows with the vector kernels instead of along each
+// group one element at a time.
+const transposeGroups = 64
+
+// exclusiveTransposed is exclusiveInto for many groups of one run each:
+// on the transpose, each group is a column and the passes go row by row.
+// Every element is multiplied in the same order either way, so the bits
+// are those of exclusiveInto.
+func exclusiveTransposed(src *Tensor, g groups) (*Tensor, error) {
+	m, err := src.Reshape(g.outer, g.n)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := m.Transpose().copyContiguous("exclusive_prod")
+	if err != nil {
+		return nil, err
+	}
+	e, err := exclusiveInto(cols, groups{1, g.n, g.outer})
+	if err != nil {
+		return nil, err
+	}
+	back, err := e.Transpose().copyContiguous("exclusive_prod")
+	if err != nil {
+		return nil, err
+	}
+	back.shape, back.strides = append([]int{}, src.shape...), shape.ContiguousStrides(src.shape)
+	return back, nil
+}
+
+// exclusiveInto computes the exclusive products of the contiguous src,
+// whose elements fall into groups g, into a new tensor of its shape.
+func exclusiveInto(src *Tensor, g groups) (*Tensor, error) {
+	out, err := newProductTensor(src.dtype, src.shape)
+	if err != nil || out.n == 0 {
+		return out, err
+	}
+	switch src.dtype {
+	case Float32:
+		exclusiveRuns(contiguousData[float32](src), contiguousData[float32](out), g, realKernels[float32]())
+	case Float64:
+		exclusiveRuns(contiguousData[float64](src), contiguousData[float64](out), g, realKernels[float64]())
+	case Complex64:
+		exclusiveRuns(contiguousData[complex64](src), contiguousData[complex64](out), g, complexKernels[complex64]())
+	default:
+		exclusiveRuns(contiguousData[complex128](src), contiguousData[complex128](out), g, complexKernels[complex128]())
+	}
+	return out, nil
 }
 
 // groups says how the elements of a contiguous tensor fall into the groups
@@ -140,43 +189,64 @@ func groupLayout(s []int, mask []bool) (perm []int, g groups) {
 // rowKernels are the two passes over a row of inner elements, with the
 // running products carried at the wide precision A: prefix stores
 // o[j] = run[j] and then multiplies run[j] by x[j]; suffix sets o[j] =
-// o[j]·run[j] and multiplies likewise. strided is the same over one
-// element of each of len(run) groups, n apart, so that independent
-// products keep the multiplier busy when each group is one long run.
+// o[j]·run[j] and multiplies likewise (tmp is scratch of the row's
+// length). strided is the same over one element of each of len(run)
+// groups, n apart, for groups that are one long run each.
 type rowKernels[T any, A float64 | complex128] struct {
-	prefix, suffix func(o, x []T, run []A)
+	prefix, suffix func(o, x []T, run, tmp []A)
 	strided        func(o, x []T, run []A, n int)
 }
 
-func realKernels[T float32 | float64]() rowKernels[T, float64] {
-	return rowKernels[T, float64]{
-		prefix: func(o, x []T, run []float64) {
-			for j := range o {
-				o[j] = T(run[j])
-				run[j] *= float64(x[j])
-			}
-		},
-		suffix: func(o, x []T, run []float64) {
-			for j := range o {
-				o[j] = T(float64(o[j]) * run[j])
-				run[j] *= float64(x[j])
-			}
-		},
-		strided: func(o, x []T, run []float64, n int) {
-			stridedReal(o, x, run, n)
-		},
+// narrowF64 rounds a float64 row into a float32 one with the library's
+// conversion kernel.
+var narrowF64 = cast.Kernel(dtype.Float32, dtype.Float64)
+
+func narrow(o []float32, v []float64) {
+	if len(o) > 0 {
+		narrowF64(unsafe.Pointer(&o[0]), 4, unsafe.Pointer(&v[0]), 8, len(o))
 	}
+}
+
+// The real kernels are the library's vector products.
+func realKernels[T float32 | float64]() rowKernels[T, float64] {
+	k := rowKernels[T, float64]{strided: stridedReal[T]}
+	var zero T
+	if _, single := any(zero).(float32); single {
+		k.prefix = func(o, x []T, run, tmp []float64) {
+			o32, x32 := any(o).([]float32), any(x).([]float32)
+			narrow(o32, run)
+			vec.MulF64F32(run, run, x32)
+		}
+		k.suffix = func(o, x []T, run, tmp []float64) {
+			o32, x32 := any(o).([]float32), any(x).([]float32)
+			vec.MulF64F32(tmp, run, o32)
+			narrow(o32, tmp)
+			vec.MulF64F32(run, run, x32)
+		}
+		return k
+	}
+	k.prefix = func(o, x []T, run, tmp []float64) {
+		o64, x64 := any(o).([]float64), any(x).([]float64)
+		copy(o64, run)
+		vec.MulF64(run, run, x64)
+	}
+	k.suffix = func(o, x []T, run, tmp []float64) {
+		o64, x64 := any(o).([]float64), any(x).([]float64)
+		vec.MulF64(o64, o64, run)
+		vec.MulF64(run, run, x64)
+	}
+	return k
 }
 
 func complexKernels[T complex64 | complex128]() rowKernels[T, complex128] {
 	return rowKernels[T, complex128]{
-		prefix: func(o, x []T, run []complex128) {
+		prefix: func(o, x []T, run, tmp []complex128) {
 			for j := range o {
 				o[j] = T(run[j])
 				run[j] *= complex128(x[j])
 			}
 		},
-		suffix: func(o, x []T, run []complex128) {
+		suffix: func(o, x []T, run, tmp []complex128) {
 			for j := range o {
 				o[j] = T(complex128(o[j]) * run[j])
 				run[j] *= complex128(x[j])
@@ -283,20 +353,20 @@ func exclusiveRuns[T any, A float64 | complex128](x, out []T, g groups, k rowKer
 			}
 			return
 		}
-		run := make([]A, j1-j0)
+		run, tmp := make([]A, j1-j0), make([]A, j1-j0)
 		for o := o0; o < o1; o++ {
 			xb, ob := x[o*block:(o+1)*block], out[o*block:(o+1)*block]
 			for j := range run {
 				run[j] = 1
 			}
 			for i := 0; i < g.n; i++ {
-				k.prefix(ob[i*g.inner+j0:i*g.inner+j1], xb[i*g.inner+j0:i*g.inner+j1], run)
+				k.prefix(ob[i*g.inner+j0:i*g.inner+j1], xb[i*g.inner+j0:i*g.inner+j1], run, tmp)
 			}
 			for j := range run {
 				run[j] = 1
 			}
 			for i := g.n - 1; i >= 0; i-- {
-				k.suffix(ob[i*g.inner+j0:i*g.inner+j1], xb[i*g.inner+j0:i*g.inner+j1], run)
+				k.suffix(ob[i*g.inner+j0:i*g.inner+j1], xb[i*g.inner+j0:i*g.inner+j1], run, tmp)
 			}
 		}
 	}
@@ -309,11 +379,14 @@ func exclusiveRuns[T any, A float64 | complex128](x, out []T, g groups, k rowKer
 			pass(lo*interleave, min(hi*interleave, g.outer), 0, g.inner)
 		})
 	default:
-		// Few groups: split the columns, in pieces of whole cache lines.
-		const piece = 64
-		iter.Parallel((g.inner+piece-1)/piece, w, func(lo, hi int) {
+		// Few groups: split the columns into one wide strip per goroutine
+		// (whole cache lines), so that each pass streams long runs of
+		// every row rather than hopping a page per short piece.
+		const line = 16
+		strip := ((g.inner+w-1)/w + line - 1) / line * line
+		iter.Parallel((g.inner+strip-1)/strip, w, func(lo, hi int) {
 			for o := 0; o < g.outer; o++ {
-				pass(o, o+1, lo*piece, min(hi*piece, g.inner))
+				pass(o, o+1, lo*strip, min(hi*strip, g.inner))
 			}
 		})
 	}

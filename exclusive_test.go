@@ -105,3 +105,39 @@ func TestExclusiveProdAxes(t *testing.T) {
 		}
 	}
 }
+
+// The vector and transposed paths give the exact tables too.
+func TestExclusiveProdExactWide(t *testing.T) {
+	inf, nan, negz := math.Inf(1), math.NaN(), math.Copysign(0, -1)
+	cols := [][2][3]float64{
+		{{2, 0, 4}, {0, 8, 0}}, {{0, 3, 0}, {0, 0, 0}}, {{inf, 1, 2}, {2, inf, inf}},
+		{{negz, 3, 1}, {3, negz, negz}}, {{nan, 2, 3}, {6, nan, nan}},
+	}
+	const width = 70 // over transposeGroups
+	data := make([]float64, 3*width)
+	want := make([]float64, 3*width)
+	for j := range width {
+		c := cols[j%len(cols)]
+		for i := range 3 {
+			data[i*width+j], want[i*width+j] = c[0][i], c[1][i]
+		}
+	}
+	for _, dt := range []DType{Float32, Float64} {
+		x := Must(Must(FromSlice(data, 3, width)).AsType(dt))
+		for _, tc := range []struct {
+			x    *Tensor
+			axis int
+		}{{x, 0}, {Must(x.Transpose().Contiguous()), 1}} {
+			e := Must(ExclusiveProd(tc.x, Axis(tc.axis)))
+			if tc.axis == 1 {
+				e = e.Transpose()
+			}
+			got, _ := ToSlice[float64](Must(e.AsType(Float64)))
+			for k := range got {
+				if math.Float64bits(got[k]) != math.Float64bits(want[k]) && !(math.IsNaN(got[k]) && math.IsNaN(want[k])) {
+					t.Fatalf("%v axis %d: element %d = %v, want %v", dt, tc.axis, k, got[k], want[k])
+				}
+			}
+		}
+	}
+}
