@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/memlimit"
 	"github.com/tensor-go/tensor/internal/sparse"
 	"github.com/tensor-go/tensor/shape"
 )
@@ -310,7 +311,7 @@ func (t *Tensor) toLayout(op string, l Layout) (*Tensor, error) {
 		if l == SparseCSR {
 			// The row pointers are the one part not in proportion to the
 			// entries: a COO tensor of 2^40 rows is a few bytes.
-			if err := sparse.CheckSize[int8](t.shape[0], t.Nnz(), true, maxBytes); err != nil {
+			if err := sparse.CheckSize[int8](t.shape[0], t.Nnz(), true, sparseLimit()); err != nil {
 				return nil, sparseSizeErr(op, l, t.shape, err)
 			}
 		}
@@ -337,6 +338,11 @@ func (t *Tensor) toLayout(op string, l Layout) (*Tensor, error) {
 	return s.withValuesAs(op, t.dtype)
 }
 
+// sparseLimit is the most bytes a conversion to a sparse layout may take
+// now: the machine's memory, or less where a limit (RLIMIT_AS, GOMEMLIMIT,
+// a cgroup) leaves less, as alloc checks for every dense result.
+func sparseLimit() int { return min(maxBytes, memlimit.Allocatable()) }
+
 // sparseSizeErr reports a conversion to layout l whose result would not
 // fit in memory (err a *sparse.SizeError), as ErrShape, like every other
 // result too large for the machine.
@@ -349,7 +355,7 @@ func sparseSizeErr(op string, l Layout, s []int, err error) error {
 	if se.Need == math.MaxUint64 {
 		what = "more bytes than an int can count"
 	}
-	return opErr(op, ErrShape, "a %s tensor of shape %s with %d entries needs %s, more than the %d bytes of this machine's memory",
+	return opErr(op, ErrShape, "a %s tensor of shape %s with %d entries needs %s, more than the %d bytes this process may allocate now",
 		l, shape.String(s), se.Nnz, what, se.Limit)
 }
 
@@ -763,13 +769,13 @@ func matrixViewOf(t *Tensor) matrixView {
 
 func (k typedKernels[T]) fromDense(d *Tensor, l Layout) (*Tensor, error) {
 	if l == SparseCOO {
-		c, err := sparse.FromDenseCOO(sparseDense[T](matrixViewOf(d)), maxBytes)
+		c, err := sparse.FromDenseCOO(sparseDense[T](matrixViewOf(d)), sparseLimit())
 		if err != nil {
 			return nil, err
 		}
 		return k.fromCOO(c), nil
 	}
-	c, err := sparse.FromDense(sparseDense[T](matrixViewOf(d)), maxBytes)
+	c, err := sparse.FromDense(sparseDense[T](matrixViewOf(d)), sparseLimit())
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tensor-go/tensor/internal/sparse"
 	"github.com/tensor-go/tensor/npy"
 	"github.com/tensor-go/tensor/shape"
 )
@@ -265,9 +266,7 @@ func assembleSparse(op, format string, arrays map[string]*Tensor) (*Tensor, erro
 		t, err = ownedSparse(op, SparseCSR, m, n, idx["indptr"], idx["indices"], arrays["data"])
 	case "csc":
 		// A CSC matrix is the CSR form of its transpose.
-		if t, err = ownedSparse(op, SparseCSR, n, m, idx["indptr"], idx["indices"], arrays["data"]); err == nil {
-			t = transposeOwned(t)
-		}
+		t, err = ownedSparse(op, SparseCSR, n, m, idx["indptr"], idx["indices"], arrays["data"])
 	default:
 		t, err = ownedSparse(op, SparseCOO, m, n, idx["row"], idx["col"], arrays["data"])
 	}
@@ -278,6 +277,9 @@ func assembleSparse(op, format string, arrays map[string]*Tensor) (*Tensor, erro
 			detail = oe.Detail
 		}
 		return nil, &OpError{Op: op, Detail: "invalid " + format + " data: " + detail, Class: ErrFormat, cause: err}
+	}
+	if format == "csc" {
+		return transposeOwned(op, t) // valid data; only memory can refuse it
 	}
 	return t, nil
 }
@@ -310,11 +312,19 @@ func ownedSparse(op string, l Layout, m, n int, index0, cols []int64, values *Te
 // 2.8 times the output for a 512 MB matrix), this reuses the column
 // indices as the permutation and moves the values in place, so that the
 // peak is the input plus the new row indices.
-func transposeOwned(t *Tensor) *Tensor {
+func transposeOwned(op string, t *Tensor) (*Tensor, error) {
 	d := t.sparse
 	m, n := t.shape[0], t.shape[1]
 	if n > proportionate(len(d.cols)) {
-		return t.sparseTranspose() // as COO: no pointers for n columns
+		// As COO, with no pointers for the n columns: a row index per entry.
+		if err := sparse.CheckSize[int8](0, len(d.cols), false, sparseLimit()); err != nil {
+			return nil, sparseSizeErr(op, SparseCOO, []int{n, m}, err)
+		}
+		return t.sparseTranspose(), nil
+	}
+	// Two sets of column pointers, a row index per entry and a bit.
+	if err := sparse.CheckSize[int8](2*n+1, len(d.cols), true, sparseLimit()); err != nil {
+		return nil, sparseSizeErr(op, SparseCSR, []int{n, m}, err)
 	}
 	crow, cols := d.index0, d.cols
 	ccol := make([]int64, n+1)
@@ -337,7 +347,7 @@ func transposeOwned(t *Tensor) *Tensor {
 	permuteValues(d.values, cols)
 	// Entries of a canonical matrix land in increasing row order within
 	// each column, distinct, so the transpose is canonical too.
-	return newSparse(SparseCSR, n, m, ccol, rows, d.values, d.canonical)
+	return newSparse(SparseCSR, n, m, ccol, rows, d.values, d.canonical), nil
 }
 
 // permuteValues moves element p of the contiguous 1-D tensor v to position

@@ -243,3 +243,19 @@ func FuzzNPZSizes(f *testing.F) {
 		}
 	})
 }
+
+// TestAllocatorRefusalKeepsItsClass checks that an Allocator's error comes
+// back as it made it, not as a malformed file.
+func TestAllocatorRefusalKeepsItsClass(t *testing.T) {
+	short := errors.New("no memory for this")
+	refuse := func(Header, int) ([]byte, error) { return nil, short }
+	body := npyOf("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", make([]byte, 16))
+	z := rawZip(t, rawMember{"x.npy", zip.Deflate, deflated(t, body), uint64(len(body)), crc32.ChecksumIEEE(body)})
+	_, err := ReadNPZWith(bytes.NewReader(z), int64(len(z)), refuse)
+	if !errors.Is(err, short) || errors.Is(err, ErrFormat) {
+		t.Errorf("ReadNPZWith with a refusing Allocator: %v, want its error and not ErrFormat", err)
+	}
+	if _, err := ReadWith(bytes.NewReader(body), refuse); !errors.Is(err, short) || errors.Is(err, ErrFormat) {
+		t.Errorf("ReadWith with a refusing Allocator: %v", err)
+	}
+}

@@ -180,9 +180,11 @@ func ReadMember(f *zip.File, alloc Allocator) (*Array, error) {
 
 // asFormatError makes err wrap ErrFormat: errors from the zip layer
 // (checksums, bad compressed streams) are format errors of the archive.
-// Errors that already name their class (ErrFormat, dtype.ErrDType) keep it.
+// Errors that already name their class (ErrFormat, dtype.ErrDType) keep
+// it, and so do an Allocator's own.
 func asFormatError(err error) error {
-	if errors.Is(err, ErrFormat) || errors.Is(err, dtype.ErrDType) {
+	var refused allocError
+	if errors.Is(err, ErrFormat) || errors.Is(err, dtype.ErrDType) || errors.As(err, &refused) {
 		return err
 	}
 	return fmt.Errorf("%w: %w", ErrFormat, err)

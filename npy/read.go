@@ -116,7 +116,7 @@ func readData(r io.Reader, h Header, big bool, left int64, alloc Allocator) (*Ar
 			return nil, short(left)
 		}
 		if data, err = alloc(h, n); err != nil {
-			return nil, err
+			return nil, allocError{err}
 		}
 		if m, err := io.ReadFull(r, data); err != nil {
 			if isEOF(err) {
@@ -159,7 +159,7 @@ func readGrowing(r io.Reader, h Header, n int, alloc Allocator) ([]byte, error) 
 	}
 	data, err := alloc(h, n)
 	if err != nil {
-		return nil, err
+		return nil, allocError{err}
 	}
 	at := 0
 	for _, c := range chunks {
@@ -167,6 +167,12 @@ func readGrowing(r io.Reader, h Header, n int, alloc Allocator) ([]byte, error) 
 	}
 	return data, nil
 }
+
+// allocError is an Allocator's refusal, passed on as the Allocator made it
+// (not as a malformed file: the file may be fine, the memory short).
+type allocError struct{ error }
+
+func (e allocError) Unwrap() error { return e.error }
 
 // normaliseBools makes every nonzero bool byte 1, the only true value the
 // library's kernels (and NumPy's arithmetic) expect.
