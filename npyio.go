@@ -132,7 +132,7 @@ func readNPZ(op string, r io.ReaderAt, size int64) ([]NamedTensor, error) {
 	for i, e := range entries {
 		t, err := into.tensor(op, i, e.Array)
 		if err != nil {
-			return nil, fmt.Errorf("%w (member %q)", err, e.Name)
+			return nil, fmt.Errorf("%w (member %s)", err, quoteInput(e.Name))
 		}
 		out[i] = NamedTensor{Name: e.Name, Tensor: t}
 	}

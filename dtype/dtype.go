@@ -164,5 +164,8 @@ func Parse(name string) (DType, error) {
 	case "cdouble":
 		return Complex128, nil
 	}
+	if len(name) > 48 { // quote a short prefix of a huge name, not all of it
+		return Invalid, fmt.Errorf("unknown dtype %q... (%d bytes): %w", name[:48], len(name), ErrDType)
+	}
 	return Invalid, fmt.Errorf("unknown dtype %q: %w", name, ErrDType)
 }

@@ -2,6 +2,7 @@ package dtype
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -64,6 +65,11 @@ func TestParseRoundTrip(t *testing.T) {
 	}
 	if _, err := Parse("float8"); !errors.Is(err, ErrDType) {
 		t.Errorf("Parse(float8) error = %v, want ErrDType", err)
+	}
+	// A huge name is quoted by a short prefix only.
+	huge := strings.Repeat("f", 1<<20)
+	if _, err := Parse(huge); !errors.Is(err, ErrDType) || len(err.Error()) > 200 {
+		t.Errorf("Parse of a 1 MB name: an error of %d bytes", len(err.Error()))
 	}
 }
 
