@@ -139,3 +139,25 @@ func TestErrors(t *testing.T) {
 		}
 	})
 }
+
+func TestDependsOn(t *testing.T) {
+	x, w, c := vec(t, 1, 2), vec(t, 3, 4), vec(t, 5, 6)
+	i := tensor.Must(tensor.FromSlice([]int32{1, 2}))
+	tp := New()
+	y, _ := tp.Mul(x, w)
+	z, _ := tp.Mul(c, 2.0)
+	n, _ := tp.Mul(i, 2)
+	m, _ := tp.Mul(n, x)
+	for _, tc := range []struct {
+		out  *tensor.Tensor
+		wrt  []*tensor.Tensor
+		want bool
+	}{
+		{y, []*tensor.Tensor{x}, true}, {y, []*tensor.Tensor{c}, false}, {z, []*tensor.Tensor{x, w}, false},
+		{x, []*tensor.Tensor{x}, true}, {m, []*tensor.Tensor{i}, false}, {m, []*tensor.Tensor{x}, true},
+	} {
+		if got := tp.DependsOn(tc.out, tc.wrt); got != tc.want {
+			t.Errorf("DependsOn = %v, want %v", got, tc.want)
+		}
+	}
+}

@@ -27,6 +27,31 @@ func New() *Tape {
 	return &Tape{producer: map[*tensor.Tensor]*node{}, known: map[*tensor.Tensor]struct{}{}}
 }
 
+// DependsOn reports whether out is one of wrt or was computed, through
+// operations recorded on tp, from one of them: whether a VJP of out with
+// respect to wrt can be anything but zeros.
+func (tp *Tape) DependsOn(out *tensor.Tensor, wrt []*tensor.Tensor) bool {
+	if tp == nil || out == nil {
+		return false
+	}
+	reached := map[*tensor.Tensor]bool{}
+	for _, w := range wrt {
+		reached[w] = true
+	}
+	for _, n := range tp.nodes {
+		if reached[out] {
+			break
+		}
+		for _, in := range n.inputs {
+			if in != nil && reached[in] && differentiable(in.DType()) {
+				reached[n.out] = true
+				break
+			}
+		}
+	}
+	return reached[out]
+}
+
 // Len returns the number of operations recorded.
 func (tp *Tape) Len() int { return len(tp.nodes) }
 

@@ -158,6 +158,12 @@ func (env *Env) gradCall(n *Call, name string) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, o := range outs {
+		// As PyTorch refuses an output that does not require grad.
+		if !tp.DependsOn(o, params) {
+			return nil, evalErr(name, tensor.ErrValue, "the result (shape %s) does not depend on the lambda's parameters", shapeString(o.Shape()))
+		}
+	}
 	opts := []autograd.VJPOption{autograd.AllowUnused()}
 	if nested {
 		opts = append(opts, autograd.CreateGraph())
