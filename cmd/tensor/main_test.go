@@ -577,35 +577,41 @@ func TestDistinctPositions(t *testing.T) {
 // block's mean per call as the figure.
 func TestLoopTime(t *testing.T) {
 	const budget = 30 * time.Millisecond
+	clock := time.Unix(0, 0)
+	now := func() time.Time { return clock }
 	calls := 0
-	f := func() error {
+	f := func() error { // calls of 1 ms on the test's clock, the fifth 9 ms
 		calls++
-		if calls == 5 { // one slow call in the first block
-			time.Sleep(8 * time.Millisecond)
+		clock = clock.Add(time.Millisecond)
+		if calls == 5 {
+			clock = clock.Add(8 * time.Millisecond)
 		}
-		time.Sleep(time.Millisecond)
 		return nil
 	}
-	start := time.Now()
-	secs, err := loopTime(f, budget)
+	secs, err := loopTimeOn(now, f, budget)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(start); took < budget {
-		t.Errorf("loopTime took %v, less than its budget %v", took, budget)
+	// The untimed call, a first block of calls 2 to 5 (12 ms, 3 ms a call),
+	// then two blocks of ten 1 ms calls: the best block's mean is 1 ms.
+	if calls != 25 {
+		t.Errorf("loopTime made %d calls, want 25 (1 untimed, then blocks of 4, 10 and 10)", calls)
 	}
-	if calls < 1+3*5 {
-		t.Errorf("loopTime made %d calls of about 1 ms in a 30 ms budget, want at least 16", calls)
-	}
-	if secs < 0.001 || secs > 0.0015+0.008/10 {
-		t.Errorf("loopTime = %v s, want the best block's mean, about 1 ms", secs)
+	if secs != 0.001 {
+		t.Errorf("loopTime = %v s, want the best block's mean, 0.001", secs)
 	}
 	calls = 0
-	if _, err := loopTime(func() error { calls++; time.Sleep(20 * time.Millisecond); return nil }, budget); err != nil || calls != 4 {
+	slow := func() error { calls++; clock = clock.Add(20 * time.Millisecond); return nil }
+	if _, err := loopTimeOn(now, slow, budget); err != nil || calls != 4 {
 		t.Errorf("calls longer than a block: %d calls (err %v), want 4, one per block after the untimed one", calls, err)
 	}
 	if _, err := loopTime(func() error { return errors.New("boom") }, budget); err == nil {
 		t.Error("loopTime hid the call's error")
+	}
+	// On the real clock, the loop lasts at least its budget.
+	start := time.Now()
+	if _, err := loopTime(func() error { return nil }, budget); err != nil || time.Since(start) < budget {
+		t.Errorf("loopTime on the real clock took %v (err %v), less than its budget %v", time.Since(start), err, budget)
 	}
 }
 
