@@ -2,56 +2,17 @@
 
 #include "textflag.h"
 
-// AXPY4 is the body of the four-row axpy helpers, for elements of es
-// bytes (shift = log2 es) and vectors of 64 bytes: Z4..Z7 hold the four
-// alphas, Z0..Z3 four vectors of y, each taking its four products in row
-// order; SI, R10, R11 and R12 walk the four rows.
-#define AXPY4(BCAST, MOVU, FMA, es, shift) \
-	MOVQ n+0(FP), CX; \
-	MOVQ alpha+8(FP), AX; \
-	BCAST (0*es)(AX), Z4; \
-	BCAST (1*es)(AX), Z5; \
-	BCAST (2*es)(AX), Z6; \
-	BCAST (3*es)(AX), Z7; \
-	MOVQ x+16(FP), SI; \
-	MOVQ ldx+24(FP), R8; \
-	SHLQ $shift, R8; \
-	LEAQ (SI)(R8*1), R10; \
-	LEAQ (SI)(R8*2), R11; \
-	LEAQ (R10)(R8*2), R12; \
-	MOVQ y+32(FP), DI; \
-	SHRQ $(8-shift), CX; \
-	JZ   done; \
-loop: \
-	MOVU (DI), Z0; \
-	MOVU 64(DI), Z1; \
-	MOVU 128(DI), Z2; \
-	MOVU 192(DI), Z3; \
-	AXPYROW(FMA, SI, Z4); \
-	AXPYROW(FMA, R10, Z5); \
-	AXPYROW(FMA, R11, Z6); \
-	AXPYROW(FMA, R12, Z7); \
-	MOVU Z0, (DI); \
-	MOVU Z1, 64(DI); \
-	MOVU Z2, 128(DI); \
-	MOVU Z3, 192(DI); \
-	ADDQ $256, SI; \
-	ADDQ $256, R10; \
-	ADDQ $256, R11; \
-	ADDQ $256, R12; \
-	ADDQ $256, DI; \
-	DECQ CX; \
-	JNZ  loop; \
-done: \
-	VZEROUPPER; \
-	RET
+#include "axpy4_amd64.h"
 
-// One row's products into the four vectors of y, the row at base.
-#define AXPYROW(FMA, base, alpha) \
-	FMA (base), alpha, Z0; \
-	FMA 64(base), alpha, Z1; \
-	FMA 128(base), alpha, Z2; \
-	FMA 192(base), alpha, Z3
+// The registers AXPY4 uses.
+#define V0 Z0
+#define V1 Z1
+#define V2 Z2
+#define V3 Z3
+#define V4 Z4
+#define V5 Z5
+#define V6 Z6
+#define V7 Z7
 
 // Streaming helpers for matrix-vector products: they are bound by reading
 // the matrix once, so each keeps four vectors of loads in flight.
@@ -282,9 +243,9 @@ TEXT ·ddot4AVX512(SB), NOSPLIT, $0-40
 // y[i] += alpha[0]*x[i], then alpha[1]*x[ldx+i], alpha[2]*x[2ldx+i] and
 // alpha[3]*x[3ldx+i] (fused, in that order); n is a multiple of 64.
 TEXT ·saxpy4AVX512(SB), NOSPLIT, $0-40
-	AXPY4(VBROADCASTSS, VMOVUPS, VFMADD231PS, 4, 2)
+	AXPY4(VBROADCASTSS, VMOVUPS, VFMADD231PS, 4, 2, 64, 8)
 
 // func daxpy4AVX512(n int, alpha *[4]float64, x *float64, ldx int, y *float64)
 // As saxpy4AVX512 for float64; n is a multiple of 32.
 TEXT ·daxpy4AVX512(SB), NOSPLIT, $0-40
-	AXPY4(VBROADCASTSD, VMOVUPD, VFMADD231PD, 8, 3)
+	AXPY4(VBROADCASTSD, VMOVUPD, VFMADD231PD, 8, 3, 64, 8)

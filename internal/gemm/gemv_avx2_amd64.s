@@ -83,57 +83,18 @@ done: \
 	VZEROUPPER; \
 	RET
 
-// AXPY4 is the body of the four-row axpy helpers (es-byte elements,
-// shift = log2 es): four vectors of y (128 bytes) a step, each taking its
-// four products in row order; Y4..Y7 hold the alphas, SI, R10, R11, R12
-// walk the rows. n is a multiple of 256 bytes' worth of elements (the
-// AVX-512 helpers' step), so 128-byte steps never leave a tail.
-#define AXPY4(BCAST, MOVU, FMA, es, shift) \
-	MOVQ n+0(FP), CX; \
-	MOVQ alpha+8(FP), AX; \
-	BCAST (0*es)(AX), Y4; \
-	BCAST (1*es)(AX), Y5; \
-	BCAST (2*es)(AX), Y6; \
-	BCAST (3*es)(AX), Y7; \
-	MOVQ x+16(FP), SI; \
-	MOVQ ldx+24(FP), R8; \
-	SHLQ $shift, R8; \
-	LEAQ (SI)(R8*1), R10; \
-	LEAQ (SI)(R8*2), R11; \
-	LEAQ (R10)(R8*2), R12; \
-	MOVQ y+32(FP), DI; \
-	SHRQ $(7-shift), CX; \
-	JZ   done; \
-loop: \
-	MOVU (DI), Y0; \
-	MOVU 32(DI), Y1; \
-	MOVU 64(DI), Y2; \
-	MOVU 96(DI), Y3; \
-	AXPYROW(FMA, SI, Y4); \
-	AXPYROW(FMA, R10, Y5); \
-	AXPYROW(FMA, R11, Y6); \
-	AXPYROW(FMA, R12, Y7); \
-	MOVU Y0, (DI); \
-	MOVU Y1, 32(DI); \
-	MOVU Y2, 64(DI); \
-	MOVU Y3, 96(DI); \
-	ADDQ $128, SI; \
-	ADDQ $128, R10; \
-	ADDQ $128, R11; \
-	ADDQ $128, R12; \
-	ADDQ $128, DI; \
-	DECQ CX; \
-	JNZ  loop; \
-done: \
-	VZEROUPPER; \
-	RET
+#include "axpy4_amd64.h"
 
-// One row's products into the four vectors of y, the row at base.
-#define AXPYROW(FMA, base, alpha) \
-	FMA (base), alpha, Y0; \
-	FMA 32(base), alpha, Y1; \
-	FMA 64(base), alpha, Y2; \
-	FMA 96(base), alpha, Y3
+// The registers AXPY4 uses: ymm, so 128-byte steps; n is a multiple of the
+// AVX-512 helpers' 256-byte step, so they never leave a tail.
+#define V0 Y0
+#define V1 Y1
+#define V2 Y2
+#define V3 Y3
+#define V4 Y4
+#define V5 Y5
+#define V6 Y6
+#define V7 Y7
 
 // DOT4 is the body of the four-row dot helpers (shift = log2 of the
 // element size): rows a, a+lda, a+2·lda, a+3·lda times x, 128 bytes (four
@@ -284,12 +245,12 @@ TEXT ·daxpyAVX2(SB), NOSPLIT, $0-32
 // y[i] += alpha[0]*x[i], then alpha[1]*x[ldx+i], alpha[2]*x[2ldx+i] and
 // alpha[3]*x[3ldx+i] (fused, in that order); n is a multiple of 64.
 TEXT ·saxpy4AVX2(SB), NOSPLIT, $0-40
-	AXPY4(VBROADCASTSS, VMOVUPS, VFMADD231PS, 4, 2)
+	AXPY4(VBROADCASTSS, VMOVUPS, VFMADD231PS, 4, 2, 32, 7)
 
 // func daxpy4AVX2(n int, alpha *[4]float64, x *float64, ldx int, y *float64)
 // As saxpy4AVX2 for float64; n is a multiple of 32.
 TEXT ·daxpy4AVX2(SB), NOSPLIT, $0-40
-	AXPY4(VBROADCASTSD, VMOVUPD, VFMADD231PD, 8, 3)
+	AXPY4(VBROADCASTSD, VMOVUPD, VFMADD231PD, 8, 3, 32, 7)
 
 // func sdot4AVX2(n int, a *float32, lda int, x *float32, out *[4]float32)
 // n is a multiple of 32.

@@ -157,34 +157,21 @@ done:
 	ADDROW2(ADD, MOVC, Y0, Y1); ADDROW2(ADD, MOVC, Y2, Y3); \
 	ADDROW2(ADD, MOVC, Y4, Y5); ADDROW2(ADD, MOVC, Y6, Y7)
 
-// ROWA is the body of a six-row in-place kernel, ROWA4 of a four-row one.
-#define ROWA(ROW, MOVB, ADD, es, shift) \
+// ROWA is the body of an in-place kernel: STEP is STEP6S or STEP4S, STORE
+// and ADDC store or add the tile's rows (STORE6 and ADD6, or STORE4 and
+// ADD4).
+#define ROWA(STEP, STORE, ADDC, ROW, MOVB, ADD, es, shift) \
 	ARGSS(shift); \
 	ZERO12; \
-	KLOOPS(STEP6S, ROW, MOVB, es); \
+	KLOOPS(STEP, ROW, MOVB, es); \
 	MOVBLZX accumulate+48(FP), AX; \
 	TESTL AX, AX; \
 	JNZ   add; \
-	STORE6(MOVB); \
+	STORE(MOVB); \
 	VZEROUPPER; \
 	RET; \
 add: \
-	ADD6(ADD, MOVB); \
-	VZEROUPPER; \
-	RET
-
-#define ROWA4(ROW, MOVB, ADD, es, shift) \
-	ARGSS(shift); \
-	ZERO12; \
-	KLOOPS(STEP4S, ROW, MOVB, es); \
-	MOVBLZX accumulate+48(FP), AX; \
-	TESTL AX, AX; \
-	JNZ   add; \
-	STORE4(MOVB); \
-	VZEROUPPER; \
-	RET; \
-add: \
-	ADD4(ADD, MOVB); \
+	ADDC(ADD, MOVB); \
 	VZEROUPPER; \
 	RET
 
@@ -238,24 +225,24 @@ add:
 
 // func sgemm6x16AVX2RowA(k int, a, b, c *float32, ldc, lda int, accumulate bool)
 TEXT ·sgemm6x16AVX2RowA(SB), NOSPLIT, $0-49
-	ROWA(ROW2PS, VMOVUPS, VADDPS, 4, 2)
+	ROWA(STEP6S, STORE6, ADD6, ROW2PS, VMOVUPS, VADDPS, 4, 2)
 
 // func dgemm6x8AVX2RowA(k int, a, b, c *float64, ldc, lda int, accumulate bool)
 TEXT ·dgemm6x8AVX2RowA(SB), NOSPLIT, $0-49
-	ROWA(ROW2PD, VMOVUPD, VADDPD, 8, 3)
+	ROWA(STEP6S, STORE6, ADD6, ROW2PD, VMOVUPD, VADDPD, 8, 3)
 
 // func igemm6x16AVX2RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
 TEXT ·igemm6x16AVX2RowA(SB), NOSPLIT, $0-49
-	ROWA(ROW2D, VMOVDQU, VPADDD, 4, 2)
+	ROWA(STEP6S, STORE6, ADD6, ROW2D, VMOVDQU, VPADDD, 4, 2)
 
 // func sgemm4x16AVX2RowA(k int, a, b, c *float32, ldc, lda int, accumulate bool)
 TEXT ·sgemm4x16AVX2RowA(SB), NOSPLIT, $0-49
-	ROWA4(ROW2PS, VMOVUPS, VADDPS, 4, 2)
+	ROWA(STEP4S, STORE4, ADD4, ROW2PS, VMOVUPS, VADDPS, 4, 2)
 
 // func dgemm4x8AVX2RowA(k int, a, b, c *float64, ldc, lda int, accumulate bool)
 TEXT ·dgemm4x8AVX2RowA(SB), NOSPLIT, $0-49
-	ROWA4(ROW2PD, VMOVUPD, VADDPD, 8, 3)
+	ROWA(STEP4S, STORE4, ADD4, ROW2PD, VMOVUPD, VADDPD, 8, 3)
 
 // func igemm4x16AVX2RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
 TEXT ·igemm4x16AVX2RowA(SB), NOSPLIT, $0-49
-	ROWA4(ROW2D, VMOVDQU, VPADDD, 4, 2)
+	ROWA(STEP4S, STORE4, ADD4, ROW2D, VMOVDQU, VPADDD, 4, 2)

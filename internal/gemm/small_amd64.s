@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "small_amd64.h"
 
 // Direct kernels for batches of tiny products whose C rows fit one vector
 // register (n ≤ 16 float32s or 8 float64s). Nothing is packed: each row of B
@@ -46,22 +47,7 @@
 	MOVQ   brs+72(FP), AX; \
 	MOVQ   $0, idx-8(SP); \
 matrix: \
-	MOVQ   idx-8(SP), CX; \
-	CMPQ   CX, batch+0(FP); \
-	JGE    end; \
-	MOVQ   aoffs+56(FP), SI; \
-	MOVQ   (SI)(CX*8), SI; \
-	SHLQ   $shift, SI; \
-	ADDQ   a+32(FP), SI; \
-	MOVQ   boffs+80(FP), DI; \
-	MOVQ   (DI)(CX*8), DI; \
-	SHLQ   $shift, DI; \
-	ADDQ   b+64(FP), DI; \
-	MOVQ   coffs+104(FP), DX; \
-	MOVQ   (DX)(CX*8), DX; \
-	SHLQ   $shift, DX; \
-	ADDQ   c+88(FP), DX; \
-	MOVQ   m+8(FP), BX; \
+	MATRIX(shift); \
 rows8: \
 	CMPQ   BX, $8; \
 	JLT    rows4; \
