@@ -107,6 +107,53 @@ func (b builder) matmulBackward(x, y *tensor.Tensor, xs, ys []int, g *tensor.Ten
 // operand; the gradient of the sparse one is sampled at its pattern when
 // VJP hands it over.
 func (b builder) sparseMatmulBackward(x, y, g *tensor.Tensor, need []bool, opts []tensor.MatmulOption) ([]*tensor.Tensor, error) {
+	// A 1-D dense operand is a matrix of one row (x) or one column (y),
+	// and the cotangent gets back the dimension the forward dropped.
+	xs, ys := x.Shape(), y.Shape()
+	var err error
+	if len(xs) == 1 {
+		if x, err = b.reshape(x, []int{1, xs[0]}); err != nil {
+			return nil, err
+		}
+		if g, err = b.insertAxis(b.dense(g), 0); err != nil {
+			return nil, err
+		}
+	}
+	if len(ys) == 1 {
+		if y, err = b.reshape(y, []int{ys[0], 1}); err != nil {
+			return nil, err
+		}
+		if g, err = b.insertAxis(b.dense(g), g.NDim()); err != nil {
+			return nil, err
+		}
+	}
+	grads, err := b.sparseMatrixBackward(x, y, g, need, opts)
+	if err != nil {
+		return nil, err
+	}
+	for i, s := range [][]int{xs, ys} {
+		if grads[i] != nil && len(s) == 1 {
+			if grads[i], err = b.reshape(b.dense(grads[i]), s); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return grads, nil
+}
+
+// dense returns g, densified if sparse (a failure leaves it as it is, for
+// the next operation to report).
+func (b builder) dense(g *tensor.Tensor) *tensor.Tensor {
+	if g.Layout() == tensor.Strided {
+		return g
+	}
+	if d, err := b.toDense(g); err == nil {
+		return d
+	}
+	return g
+}
+
+func (b builder) sparseMatrixBackward(x, y, g *tensor.Tensor, need []bool, opts []tensor.MatmulOption) ([]*tensor.Tensor, error) {
 	grads := make([]*tensor.Tensor, 2)
 	if need[0] {
 		bt, err := b.conjT(y)

@@ -340,3 +340,25 @@ func TestConcurrentVJP(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestSparseMatmulVector(t *testing.T) {
+	dense := tensor.Must(tensor.FromSlice([]float64{1, 0, 2, 0, 0, 3}, 2, 3))
+	a := tensor.Must(dense.ToSparseCSR())
+	v := tensor.Must(tensor.FromSlice([]float64{1, 2, 3}))
+	tp := New()
+	y, err := tp.Matmul(a, v) // (2,)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := tp.VJP([]*tensor.Tensor{y}, []*tensor.Tensor{tensor.Must(tensor.FromSlice([]float64{1, 2}))}, []*tensor.Tensor{a, v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// seed ⊗ v at a's entries; aᵀ·seed.
+	if got := f64(t, tensor.Must(g[0].ToDense())); !slices.Equal(got, []float64{1, 0, 3, 0, 0, 6}) {
+		t.Fatalf("sparse gradient %v", got)
+	}
+	if got := f64(t, g[1]); !slices.Equal(got, []float64{1, 0, 8}) {
+		t.Fatalf("vector gradient %v", got)
+	}
+}
