@@ -28,10 +28,10 @@ func axpy4Go[T Elem](alpha *[4]T, x []T, ldx int, y []T) {
 func axpy4Tail[T Elem](alpha *[4]T, x []T, ldx int, y []T, n int) {
 	x0, x1, x2, x3 := x[:len(y)], x[ldx:ldx+len(y)], x[2*ldx:2*ldx+len(y)], x[3*ldx:3*ldx+len(y)]
 	for i := n; i < len(y); i++ {
-		s := y[i] + alpha[0]*x0[i]
-		s += alpha[1] * x1[i]
-		s += alpha[2] * x2[i]
-		y[i] = s + alpha[3]*x3[i]
+		s := y[i] + T(alpha[0]*x0[i]) // products rounded, as everywhere in the twins
+		s += T(alpha[1] * x1[i])
+		s += T(alpha[2] * x2[i])
+		y[i] = s + T(alpha[3]*x3[i])
 	}
 }
 
@@ -61,26 +61,42 @@ func dot4Tail[T Elem](a []T, lda int, x []T, n int, out *[4]T) {
 	for r := range out {
 		row := a[r*lda : r*lda+len(x)]
 		for p := n; p < len(x); p++ {
-			out[r] += row[p] * x[p]
+			out[r] += T(row[p] * x[p])
 		}
 	}
 }
 
-// dotGo returns Σ x[i]·y[i], summed from +0 in index order.
+// dotGo returns Σ x[i]·y[i] in four running sums, over the indices i ≡ 0,
+// 1, 2, 3 (mod 4) of the longest multiple of 4, added as (s0+s1)+(s2+s3),
+// and then the remaining products in index order; each product is rounded
+// before it is added. Four sums keep four additions in flight where one
+// sum waited on each (a 4096² gemv ran at 2 GFLOP/s where memory allows
+// 13). The order is fixed by len(x) alone, so every caller, on any number
+// of goroutines, gets the same bits.
 func dotGo[T Elem](x, y []T) T {
-	var s T
 	y = y[:len(x)]
-	for i, v := range x {
-		s += v * y[i]
+	var s0, s1, s2, s3 T
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		xs, ys := x[i:i+4:i+4], y[i:i+4:i+4]
+		s0 += T(xs[0] * ys[0])
+		s1 += T(xs[1] * ys[1])
+		s2 += T(xs[2] * ys[2])
+		s3 += T(xs[3] * ys[3])
+	}
+	s := (s0 + s1) + (s2 + s3)
+	for ; i < len(x); i++ {
+		s += T(x[i] * y[i])
 	}
 	return s
 }
 
-// axpyGo adds alpha·x to y element-wise.
+// axpyGo adds alpha·x to y element-wise, each product rounded before it
+// is added.
 func axpyGo[T Elem](alpha T, x, y []T) {
 	y = y[:len(x)]
 	for i, v := range x {
-		y[i] += alpha * v
+		y[i] += T(alpha * v)
 	}
 }
 

@@ -1,21 +1,69 @@
 package gemm
 
 // smallGo is the Go twin of the small kernels (and the small kernel of the
-// types that have no assembly one).
+// types and kernel sets that have no assembly one). Every element is summed
+// from +0 in order of p, each product rounded before it is added (T(a*b)),
+// as in the Go micro-kernels; the assembly fuses instead.
+//
+// Blocks of 2 rows by 4 columns keep eight independent sums in registers;
+// the loop it replaces, one sum at a time through a copied view per
+// element, ran a 16384×8×8 float32 batch at 0.31 GFLOP per CPU-second.
 func smallGo[T Elem](m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int) {
 	for i := range aOffs {
-		ai, bi, ci := a, b, c
-		ai.Off += aOffs[i]
-		bi.Off += bOffs[i]
-		ci.Off += cOffs[i]
-		for r := 0; r < m; r++ {
-			for j := 0; j < n; j++ {
-				var s T
-				for p := 0; p < k; p++ {
-					s += ai.at(r, p) * bi.at(p, j)
+		ao, bo, co := a.Off+aOffs[i], b.Off+bOffs[i], c.Off+cOffs[i]
+		for r := 0; r < m; r += 2 {
+			r1 := min(r+1, m-1) // a last odd row is computed twice, stored once
+			a0, a1 := ao+r*a.RS, ao+r1*a.RS
+			c0, c1 := co+r*c.RS, co+r1*c.RS
+			j := 0
+			if b.CS == 1 {
+				for ; j+4 <= n; j += 4 {
+					s := smallBlock(k, a.Data, a0, a1, a.CS, b.Data, bo+j, b.RS)
+					for q := range 4 {
+						c.Data[c1+(j+q)*c.CS] = s[4+q]
+						c.Data[c0+(j+q)*c.CS] = s[q]
+					}
 				}
-				ci.Data[ci.Off+r*ci.RS+j*ci.CS] = s
+			}
+			for ; j < n; j++ {
+				s0, s1 := smallColumn(k, a.Data, a0, a1, a.CS, b.Data, bo+j*b.CS, b.RS)
+				c.Data[c1+j*c.CS] = s1
+				c.Data[c0+j*c.CS] = s0
 			}
 		}
 	}
+}
+
+// smallBlock returns the sums over p < k of x[a0+p*acs]·y[b0+p*brs+j] and
+// x[a1+p*acs]·y[b0+p*brs+j] for j < 4 (the first row's four, then the
+// second's).
+func smallBlock[T Elem](k int, x []T, a0, a1, acs int, y []T, b0, brs int) [8]T {
+	var c00, c01, c02, c03, c10, c11, c12, c13 T
+	for ; k > 0; k-- {
+		bp := y[b0 : b0+4 : b0+4]
+		b0c, b1c, b2c, b3c := bp[0], bp[1], bp[2], bp[3]
+		x0, x1 := x[a0], x[a1]
+		c00 += T(x0 * b0c)
+		c01 += T(x0 * b1c)
+		c02 += T(x0 * b2c)
+		c03 += T(x0 * b3c)
+		c10 += T(x1 * b0c)
+		c11 += T(x1 * b1c)
+		c12 += T(x1 * b2c)
+		c13 += T(x1 * b3c)
+		a0, a1, b0 = a0+acs, a1+acs, b0+brs
+	}
+	return [8]T{c00, c01, c02, c03, c10, c11, c12, c13}
+}
+
+// smallColumn returns the sums over p < k of x[a0+p*acs]·y[b0+p*brs] and
+// x[a1+p*acs]·y[b0+p*brs].
+func smallColumn[T Elem](k int, x []T, a0, a1, acs int, y []T, b0, brs int) (s0, s1 T) {
+	for ; k > 0; k-- {
+		v := y[b0]
+		s0 += T(x[a0] * v)
+		s1 += T(x[a1] * v)
+		a0, a1, b0 = a0+acs, a1+acs, b0+brs
+	}
+	return s0, s1
 }
