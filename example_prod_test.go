@@ -38,3 +38,17 @@ func ExampleAxis() {
 	// Tensor([[  6]
 	//  [120]], dtype=int32, device=xpux:0)
 }
+
+// WithDType accumulates and returns in a wider dtype: exact factorials in
+// int64, where the int32 product wraps.
+func ExampleWithDType() {
+	x := tensor.Must(tensor.ArangeRange(1, 21, 1, tensor.Int32))
+	fmt.Println(tensor.Must(tensor.Prod(x)))
+	fmt.Println(tensor.Must(tensor.Prod(x, tensor.WithDType(tensor.Int64))))
+	f := tensor.Must(tensor.FromSlice([]float32{1, 0x1p-30}))
+	fmt.Println(tensor.Must(tensor.Sum(f, tensor.WithDType(tensor.Float64))).DType())
+	// Output:
+	// Tensor(-2102132736, dtype=int32, device=xpux:0)
+	// Tensor(2432902008176640000, dtype=int64, device=xpux:0)
+	// float64
+}

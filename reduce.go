@@ -24,6 +24,7 @@ type reduceConfig struct {
 	axes     []int
 	axesSet  bool // false: reduce every axis
 	keepDims bool
+	dtype    DType // the result dtype asked for, or Invalid
 }
 
 // Axis reduces over the given axes only; negative axes count from the
@@ -41,23 +42,35 @@ func KeepDims(keep bool) ReduceOption {
 	return func(c *reduceConfig) { c.keepDims = keep }
 }
 
+// WithDType makes a reduction accumulate in dt and return a result of
+// dtype dt, as the Python Array API's dtype argument does:
+// Prod(x, WithDType(Int64)) of an int32 x gives exact int64 factorials,
+// Sum(x, WithDType(Float64)) of a float32 x a float64 sum that is not
+// rounded to float32. A dtype of a lower kind than x's (float for a
+// complex x, an integer for a float x, bool for an integer x) is an
+// ErrDType. A dtype of x's kind but narrower (float32 for a float64 x) is
+// allowed: x is converted to it first.
+func WithDType(dt DType) ReduceOption {
+	return func(c *reduceConfig) { c.dtype = dt }
+}
+
 // reduction returns r over x's elements on the axes the options choose
 // (see Prod for the rules every reduction shares).
 func reduction(r *ewise.Reduction, x *Tensor, opts []ReduceOption) (*Tensor, error) {
 	if err := requireStrided(r.Name, x); err != nil {
 		return nil, err
 	}
-	mask, s, err := reduceShape(r.Name, x, opts)
+	mask, s, rd, err := reduceShape(r, x, opts)
 	if err != nil {
 		return nil, err
 	}
 	// reduceRun sets every element: it fills the accumulators with the
 	// starting value before folding into them, or copies them into out.
-	out, err := newProductTensor(r.Result(x.dtype), s)
+	out, err := newProductTensor(rd, s)
 	if err != nil {
 		return nil, wrapErr(r.Name, err)
 	}
-	if err := reduceRun(r, out, x, mask); err != nil {
+	if err := reduceRun(r, out, x, mask, rd); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -75,7 +88,7 @@ func reductionInto(r *ewise.Reduction, out, x *Tensor, opts []ReduceOption) erro
 		return err
 	}
 	noteWrite(out)
-	mask, s, err := reduceShape(r.Name, x, opts)
+	mask, s, rd, err := reduceShape(r, x, opts)
 	if err != nil {
 		return err
 	}
@@ -83,7 +96,7 @@ func reductionInto(r *ewise.Reduction, out, x *Tensor, opts []ReduceOption) erro
 		return opErr(r.Name, ErrShape, "output shape %s is not the result shape %s of reducing %s",
 			shape.String(out.shape), shape.String(s), shape.String(x.shape))
 	}
-	if rd := r.Result(x.dtype); !dtype.CanCastInto(rd, out.dtype) {
+	if !dtype.CanCastInto(rd, out.dtype) {
 		return opErr(r.Name, ErrDType, "cannot write the %v %s of %v into a %v output", rd, r.Name, x.dtype, out.dtype)
 	}
 	if sharesStorage(out, x) {
@@ -93,23 +106,35 @@ func reductionInto(r *ewise.Reduction, out, x *Tensor, opts []ReduceOption) erro
 		if err != nil {
 			return wrapErr(r.Name, err)
 		}
-		if err := reduceRun(r, tmp, x, mask); err != nil {
+		if err := reduceRun(r, tmp, x, mask, rd); err != nil {
 			return err
 		}
 		return copyInto(out, tmp)
 	}
-	return reduceRun(r, out, x, mask)
+	return reduceRun(r, out, x, mask, rd)
 }
 
-// reduceShape applies the options of reduction op to x: the mask of
-// reduced dimensions and the result shape.
-func reduceShape(op string, x *Tensor, opts []ReduceOption) (mask []bool, s []int, err error) {
+// reduceShape applies the options of reduction r to x: the mask of
+// reduced dimensions, the result shape and the result dtype.
+func reduceShape(r *ewise.Reduction, x *Tensor, opts []ReduceOption) (mask []bool, s []int, rd DType, err error) {
+	op := r.Name
 	if x == nil {
-		return nil, nil, opErr(op, ErrValue, "nil tensor")
+		return nil, nil, rd, opErr(op, ErrValue, "nil tensor")
 	}
 	var c reduceConfig
 	for _, o := range opts {
 		o(&c)
+	}
+	rd = r.Result(x.dtype)
+	if c.dtype != dtype.Invalid {
+		if !c.dtype.Valid() {
+			return nil, nil, rd, opErr(op, ErrDType, "invalid result dtype %v", c.dtype)
+		}
+		if !dtype.CanCastInto(x.dtype, c.dtype) {
+			return nil, nil, rd, opErr(op, ErrDType, "cannot accumulate a %v tensor in %v, a lower kind; cast it first",
+				x.dtype, c.dtype)
+		}
+		rd = c.dtype
 	}
 	mask = make([]bool, len(x.shape))
 	if !c.axesSet {
@@ -120,14 +145,14 @@ func reduceShape(op string, x *Tensor, opts []ReduceOption) (mask []bool, s []in
 	for _, a := range c.axes {
 		n, err := shape.NormalizeAxis(a, len(x.shape))
 		if err != nil {
-			return nil, nil, opErr(op, ErrAxis, "axis %d is out of range for shape %s", a, shape.String(x.shape))
+			return nil, nil, rd, opErr(op, ErrAxis, "axis %d is out of range for shape %s", a, shape.String(x.shape))
 		}
 		if mask[n] {
-			return nil, nil, opErr(op, ErrAxis, "axis %d is repeated in %v for shape %s", a, c.axes, shape.String(x.shape))
+			return nil, nil, rd, opErr(op, ErrAxis, "axis %d is repeated in %v for shape %s", a, c.axes, shape.String(x.shape))
 		}
 		mask[n] = true
 	}
-	return mask, shape.Reduced(x.shape, mask, c.keepDims), nil
+	return mask, shape.Reduced(x.shape, mask, c.keepDims), rd, nil
 }
 
 // reduceRun reduces x over the masked dimensions into out, whose shape and
@@ -144,11 +169,20 @@ func reduceShape(op string, x *Tensor, opts []ReduceOption) (mask []bool, s []in
 // (reduceAll); over the inner dimension and outer ones together, in two
 // stages (reduceTwoStage); over an outer dimension, in blocks of it
 // (reduceBlocked); else split along a kept dimension (reduceKept).
-func reduceRun(r *ewise.Reduction, out, x *Tensor, mask []bool) error {
+func reduceRun(r *ewise.Reduction, out, x *Tensor, mask []bool, rd DType) error {
 	accType := r.Accumulator(x.dtype)
+	if want := r.Accumulator(rd); want != accType {
+		// A result dtype (WithDType) whose accumulator x's kernels do not
+		// carry: x is converted to it first, and reduced in its kernels.
+		cx, err := x.AsType(rd)
+		if err != nil {
+			return wrapErr(r.Name, err)
+		}
+		x, accType = cx, want
+	}
 	kept := shape.Reduced(x.shape, mask, true)
 	acc := out
-	if out.dtype != accType || accType != r.Result(x.dtype) || !out.IsContiguous() {
+	if out.dtype != accType || accType != rd || !out.IsContiguous() {
 		var err error
 		if acc, err = empty(accType, out.shape); err != nil {
 			return wrapErr(r.Name, err) // float32 accumulators for float16 are twice the size
@@ -184,7 +218,7 @@ func reduceRun(r *ewise.Reduction, out, x *Tensor, mask []bool) error {
 		}
 	}
 	if acc != out {
-		if rd := r.Result(x.dtype); acc.dtype != rd && out.dtype != rd {
+		if acc.dtype != rd && out.dtype != rd {
 			// An into-form output of another dtype receives the result
 			// rounded once to its dtype, then cast, as if the reduction
 			// were followed by AsType.
