@@ -14,19 +14,7 @@ import (
 // float32, float16 and bfloat16 are carried in float64 and complex64 in
 // complex128, each rounded once at the end: no error that grows with the
 // length in one direction (semantics §11). The sum of no elements is +0.
-var Sum = newReduction("sum", sumKernel, sumRows, sumAccumulator, sumFill)
-
-// sumAccumulator is the result dtype, widened to 64-bit floats for floats
-// of fewer bits and to complex128 for complex64.
-func sumAccumulator(dt dtype.DType) dtype.DType {
-	switch dt {
-	case dtype.Float16, dtype.BFloat16, dtype.Float32:
-		return dtype.Float64
-	case dtype.Complex64:
-		return dtype.Complex128
-	}
-	return dtype.ProdResult(dt)
-}
+var Sum = newReduction("sum", sumKernel, sumRows, wideAccumulator, sumFill)
 
 // sumKernel is Sum's kernel table.
 func sumKernel(dt dtype.DType) iter.Kernel {

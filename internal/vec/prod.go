@@ -15,7 +15,7 @@ const (
 // every implementation shares that part of the order by construction.
 // Returning the lanes by value keeps them off the heap.
 type prodKernels struct {
-	f32       func(a []float32) [lanes4]float32
+	f32       func(a []float32) [lanes8]float64
 	f64       func(a []float64) [lanes8]float64
 	i32       func(a []int32) [lanes4]int32
 	i64       func(a []int64) [lanes8]int64
@@ -23,26 +23,29 @@ type prodKernels struct {
 	u8        func(a []uint8) [lanes4]int32
 	i16       func(a []int16) [lanes4]int32
 	u16       func(a []uint16) [lanes4]int32
-	f16, bf16 func(a []uint16) [lanes4]float32
+	f16, bf16 func(a []uint16) [lanes8]float64
 
-	// foldF32 and foldF64 are fold for float lanes: the same products in
-	// the same order, so any implementation gives the same bits.
-	// The lanes pass by value: through a function value a pointer would
-	// escape, and every reduction would allocate its lanes.
-	foldF32 func(l [lanes4]float32) float32
+	// foldF64 is fold for float64 lanes: the same products in the same
+	// order, so any implementation gives the same bits. The lanes pass by
+	// value: through a function value a pointer would escape, and every
+	// reduction would allocate its lanes.
 	foldF64 func(l [lanes8]float64) float64
 }
 
-// ProdF32 returns the product of a in the canonical order:
+// ProdF32 returns the product of a, in float64, in the canonical order:
 //
-//	lane[j] = 1; for i, v := range a { lane[i%64] *= v }; fold lane pairwise
-func ProdF32(a []float32) float32 {
-	full := len(a) &^ (lanes4 - 1)
+//	lane[j] = 1; for i, v := range a { lane[i%32] *= float64(v) }; fold lane pairwise
+//
+// A float64 product of float32 factors has no error that grows in one
+// direction with the length: each of the n products rounds at 2^-53, far
+// below the float32 result's own rounding, which the caller does once.
+func ProdF32(a []float32) float64 {
+	full := len(a) &^ (lanes8 - 1)
 	lane := prodImpl.f32(a[:full])
 	for j, v := range a[full:] {
-		lane[j] *= v
+		lane[j] *= float64(v)
 	}
-	return prodImpl.foldF32(lane)
+	return prodImpl.foldF64(lane)
 }
 
 // ProdF64 returns the product of a in the canonical order:
@@ -102,30 +105,30 @@ func ProdI16(a []int16) int32 { return prodWiden(a, prodImpl.i16) }
 //	p := uint32(1); for _, v := range a { p *= uint32(v) }
 func ProdU16(a []uint16) uint32 { return uint32(prodWiden(a, prodImpl.u16)) }
 
-// ProdF16 returns the float32 product of binary16 bit patterns in the
+// ProdF16 returns the float64 product of binary16 bit patterns in the
 // canonical order; the caller rounds it once to float16:
 //
-//	lane[j] = 1; for i, v := range a { lane[i%64] *= f16ToF32(v) }; fold lane pairwise
-func ProdF16(a []uint16) float32 {
-	full := len(a) &^ (lanes4 - 1)
+//	lane[j] = 1; for i, v := range a { lane[i%32] *= float64(f16ToF32(v)) }; fold lane pairwise
+func ProdF16(a []uint16) float64 {
+	full := len(a) &^ (lanes8 - 1)
 	lane := prodImpl.f16(a[:full])
 	for j, v := range a[full:] {
-		lane[j] *= f16ToF32(v)
+		lane[j] *= float64(f16ToF32(v))
 	}
-	return prodImpl.foldF32(lane)
+	return prodImpl.foldF64(lane)
 }
 
-// ProdBF16 returns the float32 product of bfloat16 bit patterns in the
+// ProdBF16 returns the float64 product of bfloat16 bit patterns in the
 // canonical order; the caller rounds it once to bfloat16:
 //
-//	lane[j] = 1; for i, v := range a { lane[i%64] *= bf16ToF32(v) }; fold lane pairwise
-func ProdBF16(a []uint16) float32 {
-	full := len(a) &^ (lanes4 - 1)
+//	lane[j] = 1; for i, v := range a { lane[i%32] *= float64(bf16ToF32(v)) }; fold lane pairwise
+func ProdBF16(a []uint16) float64 {
+	full := len(a) &^ (lanes8 - 1)
 	lane := prodImpl.bf16(a[:full])
 	for j, v := range a[full:] {
-		lane[j] *= bf16ToF32(v)
+		lane[j] *= float64(bf16ToF32(v))
 	}
-	return prodImpl.foldF32(lane)
+	return prodImpl.foldF64(lane)
 }
 
 // small is an integer type narrow enough to be reduced in int32. Zero- or
@@ -169,8 +172,7 @@ func fold[T number](lane []T) T {
 	return lane[0]
 }
 
-// foldGoF32 and foldGoF64 are the Go twins of the float folds.
-func foldGoF32(l [lanes4]float32) float32 { return fold64(&l) }
+// foldGoF64 is the Go twin of the float fold.
 func foldGoF64(l [lanes8]float64) float64 { return fold32(&l) }
 
 // fold64 is fold for 64 lanes.

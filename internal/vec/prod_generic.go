@@ -4,12 +4,12 @@ import "github.com/tensor-go/tensor/internal/kernels"
 
 // prodGo is the Go twin of every block kernel.
 var prodGo = prodKernels{
-	f32: blocks4[float32], f64: blocks8[float64],
+	f32: blocksF64[float32], f64: blocks8[float64],
 	i32: blocks4[int32], i64: blocks8[int64],
 	i8: blocksWiden[int8], u8: blocksWiden[uint8],
 	i16: blocksWiden[int16], u16: blocksWiden[uint16],
-	f16: blocksF16, bf16: blocksBF16,
-	foldF32: foldGoF32, foldF64: foldGoF64,
+	f16: blocksHalf(f16ToF32), bf16: blocksHalf(bf16ToF32),
+	foldF64: foldGoF64,
 }
 
 // prodImpl is the active kernel set's entry, which the exported functions
@@ -62,28 +62,33 @@ func blocksWiden[E small](a []E) (lane [lanes4]int32) {
 	return lane
 }
 
-// blocksF16 is blocks4 for binary16 bit patterns widened to float32.
-func blocksF16(a []uint16) (lane [lanes4]float32) {
+// blocksF64 multiplies the full 32-element blocks of a into 32 float64
+// lanes:
+//
+//	lane[j] = 1; for i, v := range a { lane[i%32] *= float64(v) }
+func blocksF64[T float32 | float64](a []T) (lane [lanes8]float64) {
 	for j := range lane {
 		lane[j] = 1
 	}
-	for ; len(a) >= lanes4; a = a[lanes4:] {
-		for j, v := range a[:lanes4] {
-			lane[j] *= f16ToF32(v)
+	for ; len(a) >= lanes8; a = a[lanes8:] {
+		for j, v := range a[:lanes8] {
+			lane[j] *= float64(v)
 		}
 	}
 	return lane
 }
 
-// blocksBF16 is blocks4 for bfloat16 bit patterns widened to float32.
-func blocksBF16(a []uint16) (lane [lanes4]float32) {
-	for j := range lane {
-		lane[j] = 1
-	}
-	for ; len(a) >= lanes4; a = a[lanes4:] {
-		for j, v := range a[:lanes4] {
-			lane[j] *= bf16ToF32(v)
+// blocksHalf returns blocksF64 for a 16-bit float type widened by widen.
+func blocksHalf(widen func(uint16) float32) func(a []uint16) [lanes8]float64 {
+	return func(a []uint16) (lane [lanes8]float64) {
+		for j := range lane {
+			lane[j] = 1
 		}
+		for ; len(a) >= lanes8; a = a[lanes8:] {
+			for j, v := range a[:lanes8] {
+				lane[j] *= float64(widen(v))
+			}
+		}
+		return lane
 	}
-	return lane
 }

@@ -5,7 +5,7 @@ package vec
 import "github.com/tensor-go/tensor/internal/kernels"
 
 //go:noescape
-func prodF32AVX512(a []float32) [lanes4]float32
+func prodF32AVX512(a []float32) [lanes8]float64
 
 //go:noescape
 func prodF64AVX512(a []float64) [lanes8]float64
@@ -29,13 +29,13 @@ func prodI16AVX512(a []int16) [lanes4]int32
 func prodU16AVX512(a []uint16) [lanes4]int32
 
 //go:noescape
-func prodF16AVX512(a []uint16) [lanes4]float32
+func prodF16AVX512(a []uint16) [lanes8]float64
 
 //go:noescape
-func prodBF16AVX512(a []uint16) [lanes4]float32
+func prodBF16AVX512(a []uint16) [lanes8]float64
 
 //go:noescape
-func prodF32AVX2(a []float32) [lanes4]float32
+func prodF32AVX2(a []float32) [lanes8]float64
 
 //go:noescape
 func prodF64AVX2(a []float64) [lanes8]float64
@@ -56,16 +56,10 @@ func prodI16AVX2(a []int16) [lanes4]int32
 func prodU16AVX2(a []uint16) [lanes4]int32
 
 //go:noescape
-func prodF16AVX2(a []uint16) [lanes4]float32
+func prodF16AVX2(a []uint16) [lanes8]float64
 
 //go:noescape
-func prodBF16AVX2(a []uint16) [lanes4]float32
-
-// foldF32AVX512 is fold64 for float32 lanes, the same products in
-// registers:
-//
-//	for half := 32; half > 0; half /= 2 { for j := range half { l[j] *= l[j+half] } }; return l[0]
-func foldF32AVX512(l [lanes4]float32) float32
+func prodBF16AVX2(a []uint16) [lanes8]float64
 
 // foldF64AVX512 is fold32 for float64 lanes, the same products in
 // registers:
@@ -137,10 +131,8 @@ func sumU16AVX2(a []uint16) [lanes4]int32
 // registers.
 func sumFoldF64AVX512(l [lanes8]float64) float64
 
-// foldF32AVX2 and foldF64AVX2 are foldF32AVX512 and foldF64AVX512 in ymm
-// registers: the same products, so the same bits.
-func foldF32AVX2(l [lanes4]float32) float32
-
+// foldF64AVX2 is foldF64AVX512 in ymm registers: the same products, so
+// the same bits.
 func foldF64AVX2(l [lanes8]float64) float64
 
 // sumFoldF64AVX2 is sumFoldF64AVX512 in ymm registers.
@@ -152,7 +144,7 @@ var prodAVX512 = prodKernels{
 	i8: prodI8AVX512, u8: prodU8AVX512,
 	i16: prodI16AVX512, u16: prodU16AVX512,
 	f16: prodF16AVX512, bf16: prodBF16AVX512,
-	foldF32: foldF32AVX512, foldF64: foldF64AVX512,
+	foldF64: foldF64AVX512,
 }
 
 // prodAVX2 reduces int64 in Go: AVX2 has no 64-bit multiply.
@@ -162,7 +154,7 @@ var prodAVX2 = prodKernels{
 	i8: prodI8AVX2, u8: prodU8AVX2,
 	i16: prodI16AVX2, u16: prodU16AVX2,
 	f16: prodF16AVX2, bf16: prodBF16AVX2,
-	foldF32: foldF32AVX2, foldF64: foldF64AVX2,
+	foldF64: foldF64AVX2,
 }
 
 var sumAVX512 = sumKernels{

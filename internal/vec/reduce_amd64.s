@@ -15,27 +15,6 @@
 // it may swap the operands of a product). OP is the packed instruction,
 // OPS its scalar form.
 
-#define FOLDF32(OP, OPS) \
-	LEAQ          l+0(FP), SI; \
-	VMOVUPS       (SI), Z0; \
-	VMOVUPS       64(SI), Z1; \
-	VMOVUPS       128(SI), Z2; \
-	VMOVUPS       192(SI), Z3; \
-	OP            Z2, Z0, Z0; \
-	OP            Z3, Z1, Z1; \
-	OP            Z1, Z0, Z0; \
-	VEXTRACTF64X4 $1, Z0, Y1; \
-	OP            Y1, Y0, Y0; \
-	VEXTRACTF128  $1, Y0, X1; \
-	OP            X1, X0, X0; \
-	VMOVHLPS      X0, X0, X1; \
-	OP            X1, X0, X0; \
-	VMOVSHDUP     X0, X1; \
-	OPS           X1, X0, X0; \
-	VMOVSS        X0, ret+256(FP); \
-	VZEROUPPER; \
-	RET
-
 // The rounds: half 32 (lanes 0-15 and 16-31), 16, 8, 4, 2, 1.
 #define FOLDF64(OP, OPS) \
 	LEAQ          l+0(FP), SI; \
@@ -59,29 +38,6 @@
 // The AVX2 folds: FOLDF32 and FOLDF64 with the lanes in eight ymm (lanes
 // 8i.. of l in Yi for float32, 4i.. for float64), the same pairs combined
 // in the same rounds.
-#define FOLDF32_256(OP, OPS) \
-	LEAQ         l+0(FP), SI; \
-	VMOVUPS      (SI), Y0; \
-	VMOVUPS      32(SI), Y1; \
-	VMOVUPS      64(SI), Y2; \
-	VMOVUPS      96(SI), Y3; \
-	OP           128(SI), Y0, Y0; \
-	OP           160(SI), Y1, Y1; \
-	OP           192(SI), Y2, Y2; \
-	OP           224(SI), Y3, Y3; \
-	OP           Y2, Y0, Y0; \
-	OP           Y3, Y1, Y1; \
-	OP           Y1, Y0, Y0; \
-	VEXTRACTF128 $1, Y0, X1; \
-	OP           X1, X0, X0; \
-	VMOVHLPS     X0, X0, X1; \
-	OP           X1, X0, X0; \
-	VMOVSHDUP    X0, X1; \
-	OPS          X1, X0, X0; \
-	VMOVSS       X0, ret+256(FP); \
-	VZEROUPPER; \
-	RET
-
 // The rounds: half 16 (four ymm against four), 8, 4, 2, 1.
 #define FOLDF64_256(OP, OPS) \
 	LEAQ         l+0(FP), SI; \
@@ -103,6 +59,16 @@
 	VMOVSD       X0, ret+256(FP); \
 	VZEROUPPER; \
 	RET
+
+// float32 and the 16-bit floats are multiplied and summed in float64:
+// eight elements (32 bytes of float32, 16 of halves) widen, exactly, to one
+// zmm; four (16 bytes, 8) to one ymm.
+#define LDPS2PD(m, z) VCVTPS2PD m, z
+#define LDPH2PD(m, z) VCVTPH2PS m, Y15; VCVTPS2PD Y15, z
+#define LDBF2PD(m, z) VPMOVZXWD m, Y15; VPSLLD $16, Y15, Y15; VCVTPS2PD Y15, z
+#define LDPS2PD256(m, y) VCVTPS2PD m, y
+#define LDPH2PD256(m, y) VCVTPH2PS m, X15; VCVTPS2PD X15, y
+#define LDBF2PD256(m, y) VPMOVZXWD m, X15; VPSLLD $16, X15, X15; VCVTPS2PD X15, y
 
 // Every loop prefetches the line PREFETCH bytes ahead of the block it
 // reads, once per block. The hardware prefetchers stop at each 4 KiB page
@@ -165,9 +131,9 @@ done: \
 #define LDPH(m, z) VCVTPH2PS m, z
 #define LDBF(m, z) VPMOVZXWD m, z; VPSLLD $16, z, z
 
-// func prodF32AVX512(a []float32) [64]float32
+// func prodF32AVX512(a []float32) [32]float64
 TEXT ·prodF32AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEF32_512, LDPS, VMULPS, 6, 64)
+	REDUCE512(ONEF64_512, LDPS2PD, VMULPD, 5, 32)
 
 // func prodF64AVX512(a []float64) [32]float64
 TEXT ·prodF64AVX512(SB), NOSPLIT, $0-280
@@ -197,13 +163,13 @@ TEXT ·prodI16AVX512(SB), NOSPLIT, $0-280
 TEXT ·prodU16AVX512(SB), NOSPLIT, $0-280
 	REDUCE512(ONEI32_512, LDZXWD, VPMULLD, 6, 32)
 
-// func prodF16AVX512(a []uint16) [64]float32
+// func prodF16AVX512(a []uint16) [32]float64
 TEXT ·prodF16AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEF32_512, LDPH, VMULPS, 6, 32)
+	REDUCE512(ONEF64_512, LDPH2PD, VMULPD, 5, 16)
 
-// func prodBF16AVX512(a []uint16) [64]float32
+// func prodBF16AVX512(a []uint16) [32]float64
 TEXT ·prodBF16AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEF32_512, LDBF, VMULPS, 6, 32)
+	REDUCE512(ONEF64_512, LDBF2PD, VMULPD, 5, 16)
 
 // REDUCE256 is REDUCE512 with eight ymm accumulators Y0-Y7 and
 // temporaries Y8-Y15, so the lanes, and hence the order, are the same.
@@ -260,9 +226,9 @@ done: \
 
 #define LDDQU256(m, y) VMOVDQU m, y
 
-// func prodF32AVX2(a []float32) [64]float32
+// func prodF32AVX2(a []float32) [32]float64
 TEXT ·prodF32AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ONEF32_256, LDPS, VMULPS, 6, 32)
+	REDUCE256(ONEF64_256, LDPS2PD256, VMULPD, 5, 16)
 
 // func prodF64AVX2(a []float64) [32]float64
 TEXT ·prodF64AVX2(SB), NOSPLIT, $0-280
@@ -288,25 +254,17 @@ TEXT ·prodI16AVX2(SB), NOSPLIT, $0-280
 TEXT ·prodU16AVX2(SB), NOSPLIT, $0-280
 	REDUCE256(ONEI32_256, LDZXWD, VPMULLD, 6, 16)
 
-// func prodF16AVX2(a []uint16) [64]float32
+// func prodF16AVX2(a []uint16) [32]float64
 TEXT ·prodF16AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ONEF32_256, LDPH, VMULPS, 6, 16)
+	REDUCE256(ONEF64_256, LDPH2PD256, VMULPD, 5, 8)
 
-// func prodBF16AVX2(a []uint16) [64]float32
+// func prodBF16AVX2(a []uint16) [32]float64
 TEXT ·prodBF16AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ONEF32_256, LDBF, VMULPS, 6, 16)
-
-// func foldF32AVX512(l [64]float32) float32
-TEXT ·foldF32AVX512(SB), NOSPLIT, $0-260
-	FOLDF32(VMULPS, VMULSS)
+	REDUCE256(ONEF64_256, LDBF2PD256, VMULPD, 5, 8)
 
 // func foldF64AVX512(l [32]float64) float64
 TEXT ·foldF64AVX512(SB), NOSPLIT, $0-264
 	FOLDF64(VMULPD, VMULSD)
-
-// func foldF32AVX2(l [64]float32) float32
-TEXT ·foldF32AVX2(SB), NOSPLIT, $0-260
-	FOLDF32_256(VMULPS, VMULSS)
 
 // func foldF64AVX2(l [32]float64) float64
 TEXT ·foldF64AVX2(SB), NOSPLIT, $0-264
@@ -325,11 +283,6 @@ TEXT ·sumFoldF64AVX512(SB), NOSPLIT, $0-264
 #define ZERO512 VPXORQ Z0, Z0, Z0
 #define NEGZERO64_512 MOVQ $0x8000000000000000, AX; VPBROADCASTQ AX, Z0
 
-// float32 and the 16-bit floats are summed in float64: eight elements
-// (32 bytes of float32, 16 of halves) widen to one zmm.
-#define LDPS2PD(m, z) VCVTPS2PD m, z
-#define LDPH2PD(m, z) VCVTPH2PS m, Y15; VCVTPS2PD Y15, z
-#define LDBF2PD(m, z) VPMOVZXWD m, Y15; VPSLLD $16, Y15, Y15; VCVTPS2PD Y15, z
 
 // func sumF32AVX512(a []float32) [32]float64
 TEXT ·sumF32AVX512(SB), NOSPLIT, $0-280
@@ -374,10 +327,6 @@ TEXT ·sumU16AVX512(SB), NOSPLIT, $0-280
 #define ZERO256 VPXOR Y0, Y0, Y0
 #define NEGZERO64_256 MOVQ $0x8000000000000000, AX; MOVQ AX, X0; VPBROADCASTQ X0, Y0
 
-// Four elements (16 bytes of float32, 8 of halves) widen to one ymm.
-#define LDPS2PD256(m, y) VCVTPS2PD m, y
-#define LDPH2PD256(m, y) VCVTPH2PS m, X15; VCVTPS2PD X15, y
-#define LDBF2PD256(m, y) VPMOVZXWD m, X15; VPSLLD $16, X15, X15; VCVTPS2PD X15, y
 
 // func sumF32AVX2(a []float32) [32]float64
 TEXT ·sumF32AVX2(SB), NOSPLIT, $0-280
