@@ -52,7 +52,7 @@ type (
 		Op string
 		X  Node
 	}
-	// Binary is X * Y or X @ Y.
+	// Binary is X * Y, X @ Y or X + Y.
 	Binary struct {
 		At   int
 		Op   string

@@ -100,9 +100,9 @@ func byteCount(n, size int) string {
 	return fmt.Sprintf("%d bytes", lo)
 }
 
-// reserveMul checks the result of mul(a, b) for operands as operand
-// returns them (tensors or Go scalars).
-func (env *Env) reserveMul(a, b any) error {
+// reserveBinary checks the result of the element-wise op(a, b) (mul, add)
+// for operands as operand returns them (tensors or Go scalars).
+func (env *Env) reserveBinary(op string, a, b any) error {
 	ta, aok := a.(*tensor.Tensor)
 	tb, bok := b.(*tensor.Tensor)
 	switch {
@@ -114,11 +114,11 @@ func (env *Env) reserveMul(a, b any) error {
 		if err != nil || perr != nil {
 			return nil
 		}
-		return env.Reserve("mul", s, dt)
+		return env.Reserve(op, s, dt)
 	case aok:
-		return env.Reserve("mul", ta.Shape(), dtype.ScalarResult(ta.DType(), scalarDTypeKind(b)))
+		return env.Reserve(op, ta.Shape(), dtype.ScalarResult(ta.DType(), scalarDTypeKind(b)))
 	case bok:
-		return env.Reserve("mul", tb.Shape(), dtype.ScalarResult(tb.DType(), scalarDTypeKind(a)))
+		return env.Reserve(op, tb.Shape(), dtype.ScalarResult(tb.DType(), scalarDTypeKind(a)))
 	}
 	return nil
 }
@@ -162,9 +162,9 @@ func (env *Env) reserveMatmul(a, b *tensor.Tensor) error {
 	return env.Work("matmul", macs/matmulWorkShare)
 }
 
-// reserveProd checks the result of prod(x, axis=axes, keepdims=keep), axes
-// nil meaning all of them.
-func (env *Env) reserveProd(x *tensor.Tensor, axes []int, keep bool) error {
+// reserveReduce checks the result, of dtype rd, of the reduction op (prod,
+// sum) of x over axes (nil: all of them), keeping them or not.
+func (env *Env) reserveReduce(op string, x *tensor.Tensor, axes []int, keep bool, rd dtype.DType) error {
 	s := x.Shape()
 	if axes == nil {
 		axes = make([]int, len(s))
@@ -176,14 +176,14 @@ func (env *Env) reserveProd(x *tensor.Tensor, axes []int, keep bool) error {
 	if err != nil {
 		return nil
 	}
-	if err := env.Reserve("prod", shape.Reduced(s, mask, keep), dtype.ProdResult(x.DType())); err != nil {
+	if err := env.Reserve(op, shape.Reduced(s, mask, keep), rd); err != nil {
 		return err
 	}
 	n, err := shape.Size(s)
 	if err != nil {
 		return nil
 	}
-	return env.Work("prod", n)
+	return env.Work(op, n)
 }
 
 // mulFits returns a·b for non-negative a and b, and whether it fits an int.

@@ -180,7 +180,7 @@ func (env *Env) negate(n *Unary) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := env.reserveMul(t, int64(-1)); err != nil {
+	if err := env.reserveBinary("neg", t, int64(-1)); err != nil {
 		return nil, err
 	}
 	return env.tape().Mul(t, int64(-1))
@@ -195,26 +195,46 @@ func (env *Env) binary(n *Binary) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n.Op == "@" {
+	switch n.Op {
+	case "@":
 		return env.matmul(x, y)
+	case "+":
+		return env.add(x, y)
 	}
 	return env.mul(x, y)
 }
 
 // mul multiplies two values: tensors, or numbers as weak scalars.
 func (env *Env) mul(x, y Value) (Value, error) {
-	a, err := operand("mul", x)
+	a, b, err := env.binaryOperands("mul", x, y)
 	if err != nil {
-		return nil, err
-	}
-	b, err := operand("mul", y)
-	if err != nil {
-		return nil, err
-	}
-	if err := env.reserveMul(a, b); err != nil {
 		return nil, err
 	}
 	return env.tape().Mul(a, b)
+}
+
+// add adds two values as mul multiplies them.
+func (env *Env) add(x, y Value) (Value, error) {
+	a, b, err := env.binaryOperands("add", x, y)
+	if err != nil {
+		return nil, err
+	}
+	return env.tape().Add(a, b)
+}
+
+// binaryOperands converts the values of an element-wise operation op and
+// reserves its result.
+func (env *Env) binaryOperands(op string, x, y Value) (a, b any, err error) {
+	if a, err = operand(op, x); err != nil {
+		return nil, nil, err
+	}
+	if b, err = operand(op, y); err != nil {
+		return nil, nil, err
+	}
+	if err := env.reserveBinary(op, a, b); err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
 }
 
 func (env *Env) matmul(x, y Value) (Value, error) {

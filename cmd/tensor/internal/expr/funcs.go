@@ -48,7 +48,9 @@ func init() {
 		"mul":          {params: []string{"x", "y"}, required: 2, method: true, call: callMul},
 		"multiply":     {params: []string{"x", "y"}, required: 2, method: true, call: callMul},
 		"matmul":       {params: []string{"x", "y"}, required: 2, method: true, call: callMatmul},
-		"prod":         {params: []string{"x", "axis", "keepdims"}, required: 1, method: true, call: callProd},
+		"add":          {params: []string{"x", "y"}, required: 2, method: true, call: callAdd},
+		"prod":         {params: []string{"x", "axis", "keepdims", "dtype"}, required: 1, method: true, call: callReduce},
+		"sum":          {params: []string{"x", "axis", "keepdims", "dtype"}, required: 1, method: true, call: callReduce},
 		"tensor":       tensorFn,
 		"Tensor":       tensorFn,
 		"array":        tensorFn,
@@ -71,6 +73,8 @@ func init() {
 }
 
 func callMul(env *Env, name string, a []Value) (Value, error) { return env.mul(a[0], a[1]) }
+
+func callAdd(env *Env, name string, a []Value) (Value, error) { return env.add(a[0], a[1]) }
 
 // storedShape is the shape of the elements x stores: its shape, or for a
 // sparse tensor the (nnz,) of its values, which is what a dtype
@@ -119,15 +123,17 @@ func callToDense(env *Env, name string, a []Value) (Value, error) {
 
 func callMatmul(env *Env, name string, a []Value) (Value, error) { return env.matmul(a[0], a[1]) }
 
-func callProd(env *Env, name string, a []Value) (Value, error) {
-	x, err := toTensor("prod", a[0])
+// callReduce is prod and sum: prod(x, axis=None, keepdims=False,
+// dtype=None), with the Array API's dtype (accumulate and return in it).
+func callReduce(env *Env, name string, a []Value) (Value, error) {
+	x, err := toTensor(name, a[0])
 	if err != nil {
 		return nil, err
 	}
 	var opts []tensor.ReduceOption
 	var axes []int // nil: all axes
 	if given(a[1]) {
-		if axes, err = intList("prod", "axis", a[1]); err != nil {
+		if axes, err = intList(name, "axis", a[1]); err != nil {
 			return nil, err
 		}
 		opts = append(opts, tensor.Axis(axes...))
@@ -136,14 +142,50 @@ func callProd(env *Env, name string, a []Value) (Value, error) {
 	if !isAbsent(a[2]) {
 		var ok bool
 		if keep, ok = a[2].(bool); !ok {
-			return nil, evalErr("prod", tensor.ErrValue, "keepdims must be True or False, got %s", typeName(a[2]))
+			return nil, evalErr(name, tensor.ErrValue, "keepdims must be True or False, got %s", typeName(a[2]))
 		}
 		opts = append(opts, tensor.KeepDims(keep))
 	}
-	if err := env.reserveProd(x, axes, keep); err != nil {
+	rd, dt := dtype.ProdResult(x.DType()), dtype.Invalid
+	if given(a[3]) {
+		if dt, err = dtypeArg(name, a[3]); err != nil {
+			return nil, err
+		}
+		if !dtype.CanCastInto(x.DType(), dt) {
+			return nil, evalErr(name, tensor.ErrDType, "cannot accumulate a %v tensor in %v, a lower kind; cast it first", x.DType(), dt)
+		}
+		// The input may be converted to dt first: room for that copy.
+		if err := env.Reserve(name, storedShape(x), dt); err != nil {
+			return nil, err
+		}
+		rd = dt
+	}
+	if err := env.reserveReduce(name, x, axes, keep, rd); err != nil {
 		return nil, err
 	}
-	return env.tape().Prod(x, opts...)
+	tp := env.tape()
+	reduce := tp.Prod
+	if name == "sum" {
+		reduce = tp.Sum
+	}
+	if dt == dtype.Invalid {
+		return reduce(x, opts...)
+	}
+	if tp == nil {
+		return reduce(x, append(opts, tensor.WithDType(dt))...)
+	}
+	// Recorded for gradients: the conversions are tape operations, so the
+	// gradient flows back through them (casting back to x's dtype).
+	if x.DType() != dt {
+		if x, err = tp.AsType(x, dt); err != nil {
+			return nil, err
+		}
+	}
+	out, err := reduce(x, opts...)
+	if err != nil || out.DType() == dt {
+		return out, err
+	}
+	return tp.AsType(out, dt)
 }
 
 func callTensor(env *Env, name string, a []Value) (Value, error) {

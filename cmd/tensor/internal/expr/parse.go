@@ -13,7 +13,8 @@ const maxDepth = 1000
 
 // Parse parses one expression. The grammar, from loosest to tightest:
 //
-//	expr    = unary { ("*" | "@") unary }
+//	expr    = term { "+" term }
+//	term    = unary { ("*" | "@") unary }
 //	unary   = "-" unary | postfix
 //	postfix = atom { "." NAME | "(" args ")" | "[" items "]" }
 //	atom    = NUMBER | STRING | NAME | "(" [expr {"," expr} [","]] ")" | "[" [expr {"," expr} [","]] "]"
@@ -22,7 +23,7 @@ const maxDepth = 1000
 //
 // As in Python, unary minus binds looser than subscripts and calls
 // (-x[0] is -(x[0])) and tighter than * and @, which share one level and
-// group left to right.
+// group left to right; + is looser than both, as in Python.
 func Parse(src string) (Node, error) {
 	toks, err := Lex(src)
 	if err != nil {
@@ -72,17 +73,17 @@ func (p *parser) expect(text string) (Token, error) {
 // unsupported are Python operators the language leaves out; naming them
 // gives a clearer error than "unexpected".
 var unsupported = map[string]bool{
-	"+": true, "-": true, "/": true, "//": true, "%": true, "**": true,
+	"-": true, "/": true, "//": true, "%": true, "**": true,
 	"==": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true,
 	"<<": true, ">>": true, "&": true, "|": true, "^": true, "~": true,
 }
 
 func (p *parser) unexpected(t Token) error {
 	if t.Kind == Op && unsupported[t.Text] && t.Text != "-" {
-		return &SyntaxError{Col: t.Col, Msg: fmt.Sprintf("operator '%s' is not supported (only * and @ and unary -)", t.Text)}
+		return &SyntaxError{Col: t.Col, Msg: fmt.Sprintf("operator '%s' is not supported (only *, @, + and unary -)", t.Text)}
 	}
 	if t.Kind == Op && t.Text == "-" {
-		return &SyntaxError{Col: t.Col, Msg: "binary '-' is not supported (only * and @ and unary -)"}
+		return &SyntaxError{Col: t.Col, Msg: "binary '-' is not supported (only *, @, + and unary -)"}
 	}
 	return &SyntaxError{Col: t.Col, Msg: "unexpected " + t.describe()}
 }
@@ -103,6 +104,22 @@ func (p *parser) expr() (Node, error) {
 		return nil, err
 	}
 	defer p.leave()
+	x, err := p.term()
+	if err != nil {
+		return nil, err
+	}
+	for p.isOp("+") {
+		op := p.take()
+		y, err := p.term()
+		if err != nil {
+			return nil, err
+		}
+		x = &Binary{At: op.Col, Op: op.Text, X: x, Y: y}
+	}
+	return x, nil
+}
+
+func (p *parser) term() (Node, error) {
 	x, err := p.unary()
 	if err != nil {
 		return nil, err
