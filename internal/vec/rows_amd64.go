@@ -32,10 +32,16 @@ func mulRows4F64AVX2(acc, x []float64, stride int)
 //go:noescape
 func addRows4F64AVX2(acc, x []float64, stride int)
 
+//go:noescape
+func mulRows4F32F64AVX2(acc []float64, x []float32, stride int)
+
+//go:noescape
+func addRows4F32F64AVX2(acc []float64, x []float32, stride int)
+
 // rowsTailed runs body on the longest prefix of acc that is a multiple of
 // w elements and the Go twin on the rest (the same operations per element).
-func rowsTailed[T number](w int, body, twin func(acc, x []T, stride int)) func(acc, x []T, stride int) {
-	return func(acc, x []T, stride int) {
+func rowsTailed[A, X number](w int, body, twin func(acc []A, x []X, stride int)) func(acc []A, x []X, stride int) {
+	return func(acc []A, x []X, stride int) {
 		n := len(acc) &^ (w - 1)
 		body(acc[:n], x, stride)
 		if n < len(acc) {
@@ -45,19 +51,18 @@ func rowsTailed[T number](w int, body, twin func(acc, x []T, stride int)) func(a
 }
 
 // The AVX-512 kernels' masked last vector handles every length. Sums of
-// float32 are carried in float64, so there is no float32 add-rows kernel,
-// and AVX2 widens float32 rows in the Go twin.
+// float32 are carried in float64, so there is no float32 add-rows kernel.
 func init() {
 	mulRowTable.Add(kernels.AVX512, rowKernels{f32: mulRows4F32AVX512, f64: mulRows4F64AVX512, f32f64: mulRows4F32F64AVX512})
 	mulRowTable.Add(kernels.AVX2, rowKernels{
 		f32:    rowsTailed(8, mulRows4F32AVX2, mulRows4[float32, float32]),
 		f64:    rowsTailed(4, mulRows4F64AVX2, mulRows4[float64, float64]),
-		f32f64: mulRows4[float64, float32],
+		f32f64: rowsTailed(4, mulRows4F32F64AVX2, mulRows4[float64, float32]),
 	})
 	addRowTable.Add(kernels.AVX512, rowKernels{f32: addRows4[float32, float32], f64: addRows4F64AVX512, f32f64: addRows4F32F64AVX512})
 	addRowTable.Add(kernels.AVX2, rowKernels{
 		f32:    addRows4[float32, float32],
 		f64:    rowsTailed(4, addRows4F64AVX2, addRows4[float64, float64]),
-		f32f64: addRows4[float64, float32],
+		f32f64: rowsTailed(4, addRows4F32F64AVX2, addRows4[float64, float32]),
 	})
 }

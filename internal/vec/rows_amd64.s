@@ -130,6 +130,55 @@ done: \
 	VZEROUPPER; \
 	RET
 
+// ROWS4WIDE_256 is ROWS4WIDE for AVX2: eight float64 accumulators (two
+// ymm) a step while eight remain, then four, leaving fewer than four for
+// the Go twin; each four float32 of a row widen to one ymm before OP.
+#define ROWS4WIDE_256(OP) \
+loop: \
+	CMPQ      CX, $8; \
+	JB        one; \
+	VMOVUPD   (DI), Y0; \
+	VMOVUPD   32(DI), Y1; \
+	VCVTPS2PD (SI), Y2; \
+	VCVTPS2PD 16(SI), Y3; \
+	OP        Y2, Y0, Y0; \
+	OP        Y3, Y1, Y1; \
+	VCVTPS2PD (SI)(DX*1), Y2; \
+	VCVTPS2PD 16(SI)(DX*1), Y3; \
+	OP        Y2, Y0, Y0; \
+	OP        Y3, Y1, Y1; \
+	VCVTPS2PD (R8), Y2; \
+	VCVTPS2PD 16(R8), Y3; \
+	OP        Y2, Y0, Y0; \
+	OP        Y3, Y1, Y1; \
+	VCVTPS2PD (R8)(DX*1), Y2; \
+	VCVTPS2PD 16(R8)(DX*1), Y3; \
+	OP        Y2, Y0, Y0; \
+	OP        Y3, Y1, Y1; \
+	VMOVUPD   Y0, (DI); \
+	VMOVUPD   Y1, 32(DI); \
+	ADDQ      $64, DI; \
+	ADDQ      $32, SI; \
+	ADDQ      $32, R8; \
+	SUBQ      $8, CX; \
+	JMP       loop; \
+one: \
+	CMPQ      CX, $4; \
+	JB        done; \
+	VMOVUPD   (DI), Y0; \
+	VCVTPS2PD (SI), Y2; \
+	OP        Y2, Y0, Y0; \
+	VCVTPS2PD (SI)(DX*1), Y2; \
+	OP        Y2, Y0, Y0; \
+	VCVTPS2PD (R8), Y2; \
+	OP        Y2, Y0, Y0; \
+	VCVTPS2PD (R8)(DX*1), Y2; \
+	OP        Y2, Y0, Y0; \
+	VMOVUPD   Y0, (DI); \
+done: \
+	VZEROUPPER; \
+	RET
+
 // func mulRows4F32AVX512(acc, x []float32, stride int)
 TEXT ·mulRows4F32AVX512(SB), NOSPLIT, $0-56
 	ROWS4_ARGS(2)
@@ -169,3 +218,13 @@ TEXT ·mulRows4F64AVX2(SB), NOSPLIT, $0-56
 TEXT ·addRows4F64AVX2(SB), NOSPLIT, $0-56
 	ROWS4_ARGS(3)
 	ROWS4_256(VMOVUPD, VADDPD, 4)
+
+// func mulRows4F32F64AVX2(acc []float64, x []float32, stride int)
+TEXT ·mulRows4F32F64AVX2(SB), NOSPLIT, $0-56
+	ROWS4_ARGS(2)
+	ROWS4WIDE_256(VMULPD)
+
+// func addRows4F32F64AVX2(acc []float64, x []float32, stride int)
+TEXT ·addRows4F32F64AVX2(SB), NOSPLIT, $0-56
+	ROWS4_ARGS(2)
+	ROWS4WIDE_256(VADDPD)
