@@ -273,13 +273,15 @@ func arange(op string, start, step float64, n int, dt DType) (*Tensor, error) {
 	}
 	// The values are monotonic: if both ends fit the dtype, all do.
 	if n > 0 {
-		for _, v := range []float64{start, start + float64(n-1)*step} {
+		for _, v := range []float64{start, start + float64(float64(n-1)*step)} {
 			if _, err := encodeElement(v, dt); err != nil {
 				return nil, wrapErr(op, err)
 			}
 		}
 	}
-	at := func(i int) float64 { return start + float64(i)*step }
+	// The product is rounded before the sum (no fused multiply-add on
+	// any architecture), so every machine computes the same values.
+	at := func(i int) float64 { return start + float64(float64(i)*step) }
 	switch dt {
 	case Bool:
 		fillIndexed(storageOf[bool](t), func(i int) bool { return at(i) != 0 })
@@ -358,7 +360,7 @@ func Rand(seed uint64, dt DType, lo, hi float64, shape ...int) (*Tensor, error) 
 		}
 		randomIntegers(t, rng, first, last)
 	default:
-		uniform := func() float64 { return lo + (hi-lo)*rng.Float64() }
+		uniform := func() float64 { return lo + float64((hi-lo)*rng.Float64()) } // unfused: the same stream everywhere
 		switch dt {
 		case Float16:
 			fillRandom(storageOf[float16.Float16](t), func() float16.Float16 { return halfFromFloat64(uniform()) })

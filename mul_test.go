@@ -203,7 +203,11 @@ func mpRefMul(c DType, x, y mpValue) mpValue {
 		*(*complex64)(pz) = complex(re, im)
 	case Complex128:
 		a, b := *(*complex128)(px), *(*complex128)(py)
-		ac, bd, ad, bc := real(a)*real(b), imag(a)*imag(b), real(a)*imag(b), imag(a)*real(b)
+		// Each product rounded before the sum, explicitly: Go may fuse
+		// ac-bd into one multiply-add (arm64, GOAMD64=v3), and the
+		// library does not.
+		ac, bd := float64(real(a)*real(b)), float64(imag(a)*imag(b))
+		ad, bc := float64(real(a)*imag(b)), float64(imag(a)*real(b))
 		*(*complex128)(pz) = complex(ac-bd, ad+bc)
 	}
 	return z

@@ -18,8 +18,12 @@ import (
 	"github.com/tensor-go/tensor/internal/storage"
 )
 
-// bin is the command, built once for all tests.
-var bin string
+// bin is the command, built once for all tests; runner, when not empty,
+// is the emulator (and its arguments) that runs it (see commandRunner).
+var (
+	bin    string
+	runner []string
+)
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "tensor-cli-")
@@ -31,6 +35,11 @@ func TestMain(m *testing.M) {
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building the command: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	if runner, err = commandRunner(bin); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
@@ -49,6 +58,9 @@ type result struct {
 func runIn(t *testing.T, dir string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
+	if len(runner) > 0 {
+		cmd = exec.Command(runner[0], slices.Concat(runner[1:], []string{bin}, args)...)
+	}
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/cmul"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/vec"
 )
@@ -80,15 +81,9 @@ func andLoop(d, a, b unsafe.Pointer, sd, sa, sb, n int) {
 // cmul64 and cmul128 write the textbook formula out: the explicit
 // conversions round each product on its own, so no compiler may fuse them
 // into a multiply-add, and no infinity is recovered from a NaN part.
-func cmul64(x, y complex64) complex64 {
-	a, b, c, d := real(x), imag(x), real(y), imag(y)
-	return complex(float32(a*c)-float32(b*d), float32(a*d)+float32(b*c))
-}
+func cmul64(x, y complex64) complex64 { return cmul.Mul64(x, y) }
 
-func cmul128(x, y complex128) complex128 {
-	a, b, c, d := real(x), imag(x), real(y), imag(y)
-	return complex(float64(a*c)-float64(b*d), float64(a*d)+float64(b*c))
-}
+func cmul128(x, y complex128) complex128 { return cmul.Mul128(x, y) }
 
 func cmulLoop64(d, a, b unsafe.Pointer, sd, sa, sb, n int) {
 	if sd == 8 && sa == 8 && sb == 8 {

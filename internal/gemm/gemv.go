@@ -210,7 +210,7 @@ func gemvRows[T Elem](i0, i1, k int, a Matrix[T], x []T, y Matrix[T]) {
 		for i := i0; i < i1; i++ {
 			var s T
 			for p, v := range x {
-				s += a.at(i, p) * v
+				s += T(a.at(i, p) * v) // rounded, as in dotGo
 			}
 			y.Data[y.Off+i*y.RS] = s
 		}

@@ -41,8 +41,9 @@ func kernelsFor[T Number]() rowKernels[T] {
 // axpy computes y[j] += a*x[j] for j in [0, len(y)).
 func axpy[T Number](y []T, a T, x []T) {
 	x = x[:len(y)]
+	cmul := productOf[T]() // rounds each product, as the assembly does (round.go)
 	for j := range y {
-		y[j] += T(a * x[j]) // the conversion forbids fusing into an FMA, which the assembly does not use
+		y[j] += product(a, x[j], cmul)
 	}
 }
 
@@ -50,12 +51,13 @@ func axpy[T Number](y []T, a T, x []T) {
 // for j in [0, len(y)).
 func axpy4[T Number](y []T, a0, a1, a2, a3 T, x0, x1, x2, x3 []T) {
 	x0, x1, x2, x3 = x0[:len(y)], x1[:len(y)], x2[:len(y)], x3[:len(y)]
+	cmul := productOf[T]()
 	for j := range y {
 		t := y[j]
-		t += T(a0 * x0[j]) // conversions forbid FMA fusion, as in axpy
-		t += T(a1 * x1[j])
-		t += T(a2 * x2[j])
-		t += T(a3 * x3[j])
+		t += product(a0, x0[j], cmul)
+		t += product(a1, x1[j], cmul)
+		t += product(a2, x2[j], cmul)
+		t += product(a3, x3[j], cmul)
 		y[j] = t
 	}
 }

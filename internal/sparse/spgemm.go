@@ -210,6 +210,7 @@ func (acc *denseAccumulator[T]) scatter(a, b *CSR[T], i int, list []int64) int {
 	aCols, aVals := a.ColIdx[aLo:aHi], a.Values[aLo:aHi]
 	aVals = aVals[:len(aCols)]
 	var zero T
+	cmul := productOf[T]()
 	n := 0
 	for p, k := range aCols {
 		av := aVals[p]
@@ -222,10 +223,10 @@ func (acc *denseAccumulator[T]) scatter(a, b *CSR[T], i int, list []int64) int {
 			if old>>(j&63)&1 == 0 {
 				seen[w] = old | 1<<(j&63)
 				words[w>>6] |= 1 << (w & 63)
-				sums[j] = zero + av*rowVals[q] // sums start at +0
+				sums[j] = zero + product(av, rowVals[q], cmul) // sums start at +0
 				n++
 			} else {
-				sums[j] += av * rowVals[q]
+				sums[j] += product(av, rowVals[q], cmul)
 			}
 		}
 	}
@@ -236,6 +237,7 @@ func (acc *denseAccumulator[T]) scatter(a, b *CSR[T], i int, list []int64) int {
 func (acc *denseAccumulator[T]) scatterListing(a, b *CSR[T], i int, list []int64) int {
 	sums, seen, words := acc.sums, acc.seen, acc.words
 	var zero T
+	cmul := productOf[T]()
 	n := 0
 	for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
 		av, k := a.Values[p], a.ColIdx[p]
@@ -245,11 +247,11 @@ func (acc *denseAccumulator[T]) scatterListing(a, b *CSR[T], i int, list []int64
 			if seen[w]&bit == 0 {
 				seen[w] |= bit
 				words[w>>6] |= 1 << (w & 63)
-				sums[j] = zero + av*b.Values[q]
+				sums[j] = zero + product(av, b.Values[q], cmul)
 				list[n] = j
 				n++
 			} else {
-				sums[j] += av * b.Values[q]
+				sums[j] += product(av, b.Values[q], cmul)
 			}
 		}
 	}
@@ -297,12 +299,13 @@ type sortingAccumulator[T Number] struct {
 // row appends row i of a·b to part, columns ascending.
 func (acc *sortingAccumulator[T]) row(a, b *CSR[T], i int, part spgemmPart[T]) spgemmPart[T] {
 	acc.cols, acc.prods, acc.order = acc.cols[:0], acc.prods[:0], acc.order[:0]
+	cmul := productOf[T]()
 	for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
 		av, k := a.Values[p], a.ColIdx[p]
 		for q := b.RowPtr[k]; q < b.RowPtr[k+1]; q++ {
 			acc.order = append(acc.order, len(acc.cols))
 			acc.cols = append(acc.cols, b.ColIdx[q])
-			acc.prods = append(acc.prods, av*b.Values[q])
+			acc.prods = append(acc.prods, product(av, b.Values[q], cmul))
 		}
 	}
 	cols := acc.cols

@@ -85,8 +85,9 @@ func addRowsContiguous[T Number](k rowKernels[T], out []T, cols []int64, vals []
 
 // axpyStrided computes y[j] += a*x[off+j*stride] for j in [0, len(y)).
 func axpyStrided[T Number](y []T, a T, x []T, off, stride int) {
+	cmul := productOf[T]()
 	for j := range y {
-		y[j] += a * x[off+j*stride]
+		y[j] += product(a, x[off+j*stride], cmul)
 	}
 }
 
@@ -141,7 +142,8 @@ func denseSpmmRows[T Number](a Dense[T], b *CSR[T], c Dense[T], lo, hi int) {
 // scatterAdd computes y[cols[p]] += a*vals[p] for every p in order.
 func scatterAdd[T Number](y []T, a T, cols []int64, vals []T) {
 	vals = vals[:len(cols)]
+	cmul := productOf[T]()
 	for p, j := range cols {
-		y[j] += a * vals[p]
+		y[j] += product(a, vals[p], cmul)
 	}
 }
