@@ -1,12 +1,16 @@
 package tensor
 
-import "github.com/tensor-go/tensor/internal/memlimit"
+import (
+	"math"
+
+	"github.com/tensor-go/tensor/internal/memlimit"
+)
 
 // maxBytes bounds every single allocation, so that a bad shape fails with
 // an error instead of aborting the process when the runtime cannot satisfy
 // it (Go's out-of-memory failure cannot be recovered): the lowest of RAM
 // plus swap, RLIMIT_AS, the cgroup's memory limit and 1 TiB, read once.
-var maxBytes = min(memlimit.Total(), 1<<40)
+var maxBytes = min(memlimit.Total(), min(1<<40, math.MaxInt)) // the largest int on 32-bit machines
 
 // checkedBytes is the size from which an allocation is also checked
 // against what may be allocated now (GOMEMLIMIT as the program set it last,

@@ -271,7 +271,7 @@ func encodeHeader(h Header) ([]byte, error) {
 		if lenSize == 2 && hlen > math.MaxUint16 {
 			continue
 		}
-		if hlen > math.MaxUint32 {
+		if uint64(hlen) > math.MaxUint32 {
 			break
 		}
 		out := make([]byte, total)

@@ -26,7 +26,7 @@ import (
 )
 
 // unlimited stands for "no limit": a bound far above any machine.
-const unlimited = math.MaxInt64
+const unlimited = math.MaxInt
 
 // static holds the limits that do not change while the process runs, read
 // once: RAM plus swap, RLIMIT_AS and the cgroup's limit.
@@ -87,7 +87,7 @@ const asHeadroom = 128 << 20
 
 // goLimit is the Go runtime's soft memory limit, unlimited when unset.
 func goLimit() int {
-	if l := debug.SetMemoryLimit(-1); l < math.MaxInt64 {
+	if l := debug.SetMemoryLimit(-1); l < math.MaxInt {
 		return int(l)
 	}
 	return unlimited
@@ -117,7 +117,7 @@ func goMemory() goMemoryUse {
 		if samples[i].Value.Kind() != metrics.KindUint64 {
 			return 0
 		}
-		return int(min(samples[i].Value.Uint64(), math.MaxInt64))
+		return int(min(samples[i].Value.Uint64(), math.MaxInt))
 	}
 	return goMemoryUse{used: v(0) - v(1), reusable: v(1) + v(2)}
 }
@@ -239,5 +239,5 @@ func parseBytes(b []byte) (int, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return int(min(n, math.MaxInt64)), true
+	return int(min(n, math.MaxInt)), true
 }

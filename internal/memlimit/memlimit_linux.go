@@ -18,7 +18,7 @@ func ramAndSwap() int {
 	}
 	unit := uint64(max(info.Unit, 1))
 	total := (uint64(info.Totalram) + uint64(info.Totalswap)) * unit
-	if total == 0 || total > math.MaxInt64 {
+	if total == 0 || total > math.MaxInt {
 		return unlimited
 	}
 	return int(total)
@@ -27,7 +27,7 @@ func ramAndSwap() int {
 // addressSpaceLimit is RLIMIT_AS's soft limit, unlimited when unset.
 func addressSpaceLimit() int {
 	var r unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_AS, &r) != nil || r.Cur == unix.RLIM_INFINITY || r.Cur > math.MaxInt64 {
+	if unix.Getrlimit(unix.RLIMIT_AS, &r) != nil || r.Cur == unix.RLIM_INFINITY || uint64(r.Cur) > math.MaxInt {
 		return unlimited
 	}
 	return int(r.Cur)
