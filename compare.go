@@ -106,7 +106,7 @@ func AllClose(a, b *Tensor, opts ...CompareOption) (bool, error) {
 			if cmplx.IsInf(p) || cmplx.IsInf(q) {
 				return p == q
 			}
-			return cmplx.Abs(p-q) <= cfg.atol+cfg.rtol*cmplx.Abs(q)
+			return cmplx.Abs(p-q) <= cfg.atol+float64(cfg.rtol*cmplx.Abs(q)) // rounded as NumPy does, unfused
 		}), err
 	}
 	x, y, err := broadcastComparable[float64](op, a, b, s, Float64)
@@ -117,7 +117,7 @@ func AllClose(a, b *Tensor, opts ...CompareOption) (bool, error) {
 		if math.IsInf(p, 0) || math.IsInf(q, 0) {
 			return p == q
 		}
-		return math.Abs(p-q) <= cfg.atol+cfg.rtol*math.Abs(q)
+		return math.Abs(p-q) <= cfg.atol+float64(cfg.rtol*math.Abs(q)) // rounded as NumPy does, unfused
 	}), err
 }
 
