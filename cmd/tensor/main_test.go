@@ -54,13 +54,19 @@ type result struct {
 	code           int
 }
 
+// command returns the command line that runs the built command with args,
+// through the emulator when there is one.
+func command(args ...string) *exec.Cmd {
+	if len(runner) > 0 {
+		return exec.Command(runner[0], slices.Concat(runner[1:], []string{bin}, args)...)
+	}
+	return exec.Command(bin, args...)
+}
+
 // runIn runs the command in dir and checks that it never shows a panic.
 func runIn(t *testing.T, dir string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	if len(runner) > 0 {
-		cmd = exec.Command(runner[0], slices.Concat(runner[1:], []string{bin}, args)...)
-	}
+	cmd := command(args...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
