@@ -30,7 +30,10 @@ func microGo[T Elem](mr, nr int) microKernel[T] {
 		size := int(unsafe.Sizeof(*a))
 		for i := 0; i < mr; i += 2 {
 			for j := 0; j < nr; j += 4 {
-				s := block2x4[T](k, mr, nr, unsafe.Add(unsafe.Pointer(a), i*size), unsafe.Add(unsafe.Pointer(b), j*size))
+				var s [8]T // k == 0: the slivers may be empty, so no pointer into them is formed
+				if k > 0 {
+					s = block2x4[T](k, mr, nr, unsafe.Add(unsafe.Pointer(a), i*size), unsafe.Add(unsafe.Pointer(b), j*size))
+				}
 				row0 := (*[4]T)(unsafe.Add(unsafe.Pointer(c), (i*ldc+j)*size))
 				row1 := (*[4]T)(unsafe.Add(unsafe.Pointer(c), ((i+1)*ldc+j)*size))
 				if accumulate {
@@ -46,14 +49,16 @@ func microGo[T Elem](mr, nr int) microKernel[T] {
 
 // block2x4 returns the 2×4 block of sums Σ_p a[p*mr+r]·b[p*nr+j], r < 2,
 // j < 4, from +0 in order of p, of packed slivers starting at a and b (the
-// block's first row and column). The pointers walk the slivers: the
-// micro-kernel contract guarantees k·mr and k·nr elements behind them, and
-// bounds checks on every step cost a third of the speed.
+// block's first row and column), for k ≥ 1. The pointers walk the slivers:
+// the micro-kernel contract guarantees k·mr and k·nr elements behind them,
+// and bounds checks on every step cost a third of the speed. They are
+// advanced only while another step follows, so that none points past the
+// slivers (checkptr rejects that).
 func block2x4[T Elem](k, mr, nr int, a, b unsafe.Pointer) [8]T {
 	var c00, c01, c02, c03, c10, c11, c12, c13 T
 	size := unsafe.Sizeof(*new(T))
 	da, db := uintptr(mr)*size, uintptr(nr)*size
-	for ; k > 0; k-- {
+	for {
 		bp, ap := (*[4]T)(b), (*[2]T)(a)
 		b0, b1, b2, b3 := bp[0], bp[1], bp[2], bp[3]
 		a0, a1 := ap[0], ap[1]
@@ -65,9 +70,11 @@ func block2x4[T Elem](k, mr, nr int, a, b unsafe.Pointer) [8]T {
 		c11 += T(a1 * b1)
 		c12 += T(a1 * b2)
 		c13 += T(a1 * b3)
+		if k--; k == 0 {
+			return [8]T{c00, c01, c02, c03, c10, c11, c12, c13}
+		}
 		a, b = unsafe.Add(a, da), unsafe.Add(b, db)
 	}
-	return [8]T{c00, c01, c02, c03, c10, c11, c12, c13}
 }
 
 // microGoRowA returns the Go twin of an mr×nr microKernelRowA: it packs the
