@@ -189,8 +189,9 @@ func reduceRun(r *ewise.Reduction, out, x *Tensor, mask []bool, rd DType) error 
 		}
 	}
 	n := acc.Size()
-	accBase := firstElement(acc)
+	var accBase unsafe.Pointer // an empty view's offset may lie past its storage
 	if n > 0 {
+		accBase = firstElement(acc)
 		r.Fill(accType, accBase, n, x.Size() == 0)
 	}
 	if x.Size() > 0 {
