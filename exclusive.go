@@ -60,7 +60,9 @@ func ExclusiveProd(x *Tensor, opts ...ReduceOption) (*Tensor, error) {
 		return nil, err
 	}
 	var out *Tensor
-	if g.inner == 1 && g.outer >= transposeGroups && g.n > 1 && x.dtype.IsFloat() {
+	if x.dtype == Float32 || x.dtype == Float64 {
+		out, err = exclusiveFusedInto(src, nil, g)
+	} else if g.inner == 1 && g.outer >= transposeGroups && g.n > 1 && x.dtype.IsFloat() {
 		out, err = exclusiveTransposed(src, g)
 	} else {
 		out, err = exclusiveInto(src, g)
@@ -68,6 +70,12 @@ func ExclusiveProd(x *Tensor, opts ...ReduceOption) (*Tensor, error) {
 	if err != nil {
 		return nil, wrapErr(op, err)
 	}
+	return unpermute(op, out, perm)
+}
+
+// unpermute returns out, computed on x permuted by perm (nil: not
+// permuted), in x's order as a new contiguous tensor.
+func unpermute(op string, out *Tensor, perm []int) (*Tensor, error) {
 	if perm == nil {
 		return out, nil
 	}
@@ -390,4 +398,67 @@ func exclusiveRuns[T any, A float64 | complex128](x, out []T, g groups, k rowKer
 			}
 		})
 	}
+}
+
+// ExclusiveProdMul returns g times ExclusiveProd(x, opts...), g having the
+// shape of Prod(x, opts...) and standing for each of its group's
+// elements: Prod's gradient for the cotangent g (of a real x; complex
+// gradients take the conjugate). The bits are those of Mul(gk,
+// ExclusiveProd(x, opts...)), gk being g with the reduced dimensions as
+// size 1. For float32 and float64 x and g of x's dtype the product is
+// taken in the suffix pass, with no tensor in between.
+func ExclusiveProdMul(x, g *Tensor, opts ...ReduceOption) (*Tensor, error) {
+	const op = "exclusive_prod_mul"
+	if err := requireStrided(op, x, g); err != nil {
+		return nil, err
+	}
+	mask, keep, err := ReduceAxes(x, opts...)
+	if err != nil {
+		return nil, wrapErr(op, err)
+	}
+	kept, want := make([]int, 0, len(mask)), make([]int, 0, len(mask))
+	for i, m := range mask {
+		switch {
+		case !m:
+			kept, want = append(kept, x.shape[i]), append(want, x.shape[i])
+		case keep:
+			kept, want = append(kept, 1), append(want, 1)
+		default:
+			kept = append(kept, 1)
+		}
+	}
+	if !shape.Equal(g.shape, want) {
+		return nil, opErr(op, ErrShape, "g has shape %s, Prod's result over x of shape %s has %s",
+			shape.String(g.shape), shape.String(x.shape), shape.String(want))
+	}
+	if (x.dtype != Float32 && x.dtype != Float64) || g.dtype != x.dtype {
+		e, err := ExclusiveProd(x, opts...)
+		if err != nil {
+			return nil, err
+		}
+		gk, err := g.Reshape(kept...)
+		if err != nil {
+			return nil, err
+		}
+		return Mul(gk, e)
+	}
+	perm, grp := groupLayout(x.shape, mask)
+	src := x
+	if perm != nil {
+		if src, err = x.Permute(perm...); err != nil {
+			return nil, err
+		}
+	}
+	if src, err = src.Contiguous(); err != nil {
+		return nil, err
+	}
+	scale, err := g.Contiguous()
+	if err != nil {
+		return nil, err
+	}
+	out, err := exclusiveFusedInto(src, scale, grp)
+	if err != nil {
+		return nil, wrapErr(op, err)
+	}
+	return unpermute(op, out, perm)
 }

@@ -31,6 +31,11 @@ func (b builder) prod(x *tensor.Tensor, opts []tensor.ReduceOption) (*tensor.Ten
 	}
 	xs := x.Shape()
 	bw := func(b builder, g *tensor.Tensor, need []bool) ([]*tensor.Tensor, error) {
+		if b.tp == nil && x.DType().IsFloat() && x.Layout() == tensor.Strided && g.Layout() == tensor.Strided {
+			// Nothing to record: the product with g in the suffix pass.
+			d, err := prodGradient(x, g, opts)
+			return []*tensor.Tensor{b.fresh(d)}, err
+		}
 		e, err := b.exclusive(x, mask, nil)
 		if err != nil {
 			return nil, err
@@ -46,6 +51,19 @@ func (b builder) prod(x *tensor.Tensor, opts []tensor.ReduceOption) (*tensor.Ten
 		return []*tensor.Tensor{d}, err
 	}
 	return b.record("prod", b.fresh(out), []any{x}, []*tensor.Tensor{x}, bw), nil
+}
+
+// prodGradient is g·ExclusiveProd(x) for a real x, computed in the dtype
+// of x's gradients, with the bits of the recorded path.
+func prodGradient(x, g *tensor.Tensor, opts []tensor.ReduceOption) (*tensor.Tensor, error) {
+	w := x
+	if wdt := gradDType(x.DType()); wdt != x.DType() {
+		var err error
+		if w, err = x.AsType(wdt); err != nil {
+			return nil, err
+		}
+	}
+	return tensor.ExclusiveProdMul(w, g, opts...)
 }
 
 func (b builder) sum(x *tensor.Tensor, opts []tensor.ReduceOption) (*tensor.Tensor, error) {

@@ -1,0 +1,214 @@
+package tensor
+
+import "github.com/tensor-go/tensor/internal/iter"
+
+// The fused exclusive products of real tensors: both passes over each
+// group in one plain loop each, the running product in float64, rounding
+// to T exactly where exclusiveRuns does (the prefix when stored, the
+// product of prefix and suffix when stored), and, when scale is given,
+// multiplying each result by its group's factor in the same pass (Mul's
+// rounding: one product in T). Only products, no sums, so fused
+// multiply-add cannot change any bit; the bits equal exclusiveInto's.
+
+// exclusiveFused computes into out the exclusive products of the
+// contiguous src, laid out in groups g, each times scale's element for its
+// group (scale nil: times nothing; else outer·inner elements in Prod's
+// result order).
+func exclusiveFused[T float32 | float64](x, out, scale []T, g groups) {
+	if g.inner == 1 {
+		exclusiveFusedRows(x, out, scale, g)
+		return
+	}
+	exclusiveFusedColumns(x, out, scale, g)
+}
+
+// fusedRowGroup is how many rows of a last-axis reduction run side by side:
+// four independent running products hide the multiply's latency, and their
+// eight streams (x and out) stay within the L1 cache's ways.
+const fusedRowGroup = 4
+
+// exclusiveFusedRows handles groups of one run each (g.inner == 1): each
+// group is a contiguous row of g.n elements. Rows are shared between
+// goroutines in blocks of fusedRowGroup.
+func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups) {
+	n := g.n
+	rows := func(lo, hi int) {
+		r := lo
+		for ; r+fusedRowGroup <= hi; r += fusedRowGroup {
+			exclusiveRows4(x[r*n:(r+4)*n], out[r*n:(r+4)*n], scaleAt(scale, r, 4), n)
+		}
+		for ; r < hi; r++ {
+			exclusiveRow1(x[r*n:(r+1)*n], out[r*n:(r+1)*n], scaleAt(scale, r, 1))
+		}
+	}
+	blocks := (g.outer + fusedRowGroup - 1) / fusedRowGroup
+	iter.Parallel(blocks, iter.Workers(len(x)), func(lo, hi int) {
+		rows(lo*fusedRowGroup, min(hi*fusedRowGroup, g.outer))
+	})
+}
+
+// scaleAt is scale[r:r+k], or nil without a scale.
+func scaleAt[T any](scale []T, r, k int) []T {
+	if scale == nil {
+		return nil
+	}
+	return scale[r : r+k]
+}
+
+// exclusiveRow1 is both passes over one row.
+func exclusiveRow1[T float32 | float64](x, o, s []T) {
+	o = o[:len(x)]
+	p := 1.0
+	for i, v := range x {
+		o[i] = T(p)
+		p *= float64(v)
+	}
+	p = 1
+	if s == nil {
+		for i := len(x) - 1; i >= 0; i-- {
+			o[i] = T(float64(o[i]) * p)
+			p *= float64(x[i])
+		}
+		return
+	}
+	f := s[0]
+	for i := len(x) - 1; i >= 0; i-- {
+		e := T(float64(o[i]) * p)
+		o[i] = T(f * e)
+		p *= float64(x[i])
+	}
+}
+
+// exclusiveRows4 is both passes over four consecutive rows of n, side by
+// side.
+func exclusiveRows4[T float32 | float64](x, o, s []T, n int) {
+	x0, x1, x2, x3 := x[:n], x[n:2*n], x[2*n:3*n], x[3*n:4*n]
+	o0, o1, o2, o3 := o[:n], o[n:2*n], o[2*n:3*n], o[3*n:4*n]
+	x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+	o0, o1, o2, o3 = o0[:len(x0)], o1[:len(x0)], o2[:len(x0)], o3[:len(x0)]
+	p0, p1, p2, p3 := 1.0, 1.0, 1.0, 1.0
+	for i := range x0 {
+		o0[i], o1[i], o2[i], o3[i] = T(p0), T(p1), T(p2), T(p3)
+		p0 *= float64(x0[i])
+		p1 *= float64(x1[i])
+		p2 *= float64(x2[i])
+		p3 *= float64(x3[i])
+	}
+	p0, p1, p2, p3 = 1, 1, 1, 1
+	if s == nil {
+		for i := len(x0) - 1; i >= 0; i-- {
+			o0[i] = T(float64(o0[i]) * p0)
+			o1[i] = T(float64(o1[i]) * p1)
+			o2[i] = T(float64(o2[i]) * p2)
+			o3[i] = T(float64(o3[i]) * p3)
+			p0 *= float64(x0[i])
+			p1 *= float64(x1[i])
+			p2 *= float64(x2[i])
+			p3 *= float64(x3[i])
+		}
+		return
+	}
+	f0, f1, f2, f3 := s[0], s[1], s[2], s[3]
+	for i := len(x0) - 1; i >= 0; i-- {
+		e0 := T(float64(o0[i]) * p0)
+		e1 := T(float64(o1[i]) * p1)
+		e2 := T(float64(o2[i]) * p2)
+		e3 := T(float64(o3[i]) * p3)
+		o0[i], o1[i], o2[i], o3[i] = T(f0*e0), T(f1*e1), T(f2*e2), T(f3*e3)
+		p0 *= float64(x0[i])
+		p1 *= float64(x1[i])
+		p2 *= float64(x2[i])
+		p3 *= float64(x3[i])
+	}
+}
+
+// exclusiveFusedColumns handles groups whose elements are runs of g.inner
+// > 1 positions: each group is g.n rows of g.inner, the passes go row by
+// row over a strip of columns. Strips are as wide as the goroutines allow:
+// each pass then streams long runs of every row, which the hardware
+// prefetches, where narrow strips hop a page per row. The work items, one
+// strip of one group each, are shared between goroutines.
+func exclusiveFusedColumns[T float32 | float64](x, out, scale []T, g groups) {
+	w := iter.Workers(len(x))
+	strip := g.inner
+	if g.outer < w {
+		per := (w + g.outer - 1) / g.outer
+		strip = min(g.inner, ((g.inner+per-1)/per+15)/16*16)
+	}
+	per := (g.inner + strip - 1) / strip
+	block := g.n * g.inner
+	iter.Parallel(g.outer*per, w, func(lo, hi int) {
+		run := make([]float64, strip)
+		for item := lo; item < hi; item++ {
+			o, k := item/per, item%per
+			j0, j1 := k*strip, min((k+1)*strip, g.inner)
+			var s []T
+			if scale != nil {
+				s = scale[o*g.inner+j0 : o*g.inner+j1]
+			}
+			exclusiveStrip(x[o*block:(o+1)*block], out[o*block:(o+1)*block], s, g.n, g.inner, j0, j1, run[:j1-j0])
+		}
+	})
+}
+
+// exclusiveStrip is both passes over columns [j0, j1) of one group of n
+// rows of inner, with run (j1-j0 long) as the running products.
+func exclusiveStrip[T float32 | float64](x, o, s []T, n, inner, j0, j1 int, run []float64) {
+	for j := range run {
+		run[j] = 1
+	}
+	for i := 0; i < n; i++ {
+		xr, or := x[i*inner+j0:i*inner+j1], o[i*inner+j0:i*inner+j1]
+		xr, or = xr[:len(run)], or[:len(run)]
+		for j, v := range xr {
+			or[j] = T(run[j])
+			run[j] *= float64(v)
+		}
+	}
+	for j := range run {
+		run[j] = 1
+	}
+	if s != nil {
+		s = s[:len(run)]
+	}
+	for i := n - 1; i >= 0; i-- {
+		xr, or := x[i*inner+j0:i*inner+j1], o[i*inner+j0:i*inner+j1]
+		xr, or = xr[:len(run)], or[:len(run)]
+		if s == nil {
+			for j, v := range xr {
+				or[j] = T(float64(or[j]) * run[j])
+				run[j] *= float64(v)
+			}
+			continue
+		}
+		for j, v := range xr {
+			e := T(float64(or[j]) * run[j])
+			or[j] = T(s[j] * e)
+			run[j] *= float64(v)
+		}
+	}
+}
+
+// exclusiveFusedInto runs exclusiveFused on the contiguous float32 or
+// float64 src into a new tensor of its shape; scale is nil or a
+// contiguous tensor of src's dtype.
+func exclusiveFusedInto(src, scale *Tensor, g groups) (*Tensor, error) {
+	out, err := newProductTensor(src.dtype, src.shape)
+	if err != nil || out.n == 0 {
+		return out, err
+	}
+	if src.dtype == Float32 {
+		var s []float32
+		if scale != nil {
+			s = contiguousData[float32](scale)
+		}
+		exclusiveFused(contiguousData[float32](src), contiguousData[float32](out), s, g)
+	} else {
+		var s []float64
+		if scale != nil {
+			s = contiguousData[float64](scale)
+		}
+		exclusiveFused(contiguousData[float64](src), contiguousData[float64](out), s, g)
+	}
+	return out, nil
+}

@@ -1,0 +1,102 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+)
+
+// sprinkled returns n values near 1 with zeros, signed zeros, infinities
+// and NaN among them.
+func sprinkled(rng *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = 0.5 + rng.Float64()
+		if rng.IntN(2) == 0 {
+			v[i] = -v[i]
+		}
+		switch rng.IntN(40) {
+		case 0:
+			v[i] = 0
+		case 1:
+			v[i] = math.Copysign(0, -1)
+		case 2:
+			v[i] = math.Inf(1 - 2*rng.IntN(2))
+		case 3:
+			v[i] = math.NaN()
+		}
+	}
+	return v
+}
+
+// sameBits fails unless got and want hold the same bits, NaN apart.
+func sameBits(t *testing.T, what string, got, want *Tensor) {
+	t.Helper()
+	a, _ := ToSlice[float64](Must(got.AsType(Float64)))
+	b, _ := ToSlice[float64](Must(want.AsType(Float64)))
+	if len(a) != len(b) {
+		t.Fatalf("%s: %d elements, want %d", what, len(a), len(b))
+	}
+	for i := range a {
+		// A NaN's sign and payload are not specified (§5): which operand's
+		// a multiplication passes on is the compiler's choice.
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) && !(math.IsNaN(a[i]) && math.IsNaN(b[i])) {
+			t.Fatalf("%s: element %d = %v, want %v", what, i, a[i], b[i])
+		}
+	}
+}
+
+// The fused kernels give the generic passes' bits, with and without the
+// factor folded in, on one goroutine and on several.
+func TestExclusiveFusedMatchesGeneric(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	sizes := [][]int{{1, 1}, {1, 7}, {7, 1}, {3, 5}, {5, 3}, {4, 9}, {9, 4}, {13, 70}, {70, 13}, {67, 301}, {2, 3, 17},
+		{4, 3, 33}, {300, 3, 5}, {263, 517}, {3, 301, 97}}
+	for _, dt := range []DType{Float32, Float64} {
+		for _, s := range sizes {
+			n := 1
+			for _, d := range s {
+				n *= d
+			}
+			x := Must(Must(FromSlice(sprinkled(rng, n), s...)).AsType(dt))
+			for axis := range s {
+				mask := make([]bool, len(s))
+				mask[axis] = true
+				perm, g := groupLayout(s, mask)
+				src := x
+				if perm != nil {
+					src = Must(Must(x.Permute(perm...)).Contiguous())
+				}
+				var want *Tensor
+				if g.inner == 1 && g.outer >= transposeGroups && g.n > 1 {
+					want = Must(exclusiveTransposed(src, g))
+				} else {
+					want = Must(exclusiveInto(src, g))
+				}
+				want = Must(unpermute("test", want, perm))
+				gs := Must(Prod(x, Axis(axis)))
+				gv := Must(Must(FromSlice(sprinkled(rng, gs.Size()), gs.Shape()...)).AsType(dt))
+				kept := x.Shape()
+				kept[axis] = 1
+				wantMul := Must(Mul(Must(gv.Reshape(kept...)), want))
+				for _, procs := range []int{1, 4} {
+					old := runtime.GOMAXPROCS(procs)
+					got, err := ExclusiveProd(x, Axis(axis))
+					gotMul, errMul := ExclusiveProdMul(x, gv, Axis(axis))
+					runtime.GOMAXPROCS(old)
+					if err != nil || errMul != nil {
+						t.Fatal(err, errMul)
+					}
+					sameBits(t, "ExclusiveProd "+dt.String()+" "+shapeName(s, axis, procs), got, want)
+					sameBits(t, "ExclusiveProdMul "+dt.String()+" "+shapeName(s, axis, procs), gotMul, wantMul)
+				}
+			}
+		}
+	}
+}
+
+func shapeName(s []int, axis, procs int) string {
+	return fmt.Sprintf("shape %v axis %d procs %d", s, axis, procs)
+}
