@@ -460,25 +460,6 @@ func streamedScalar[D, S any](body, stream func(dst, a []D, s S)) func(dst, a []
 	}
 }
 
-// tailed runs body on the longest prefix that is a multiple of w elements
-// (a power of two) and tail on the rest.
-func tailed[D, A, B any](w int, body, tail func(dst []D, a []A, b []B)) func(dst []D, a []A, b []B) {
-	return func(dst []D, a []A, b []B) {
-		n := len(dst) &^ (w - 1)
-		body(dst[:n], a[:n], b[:n])
-		tail(dst[n:], a[n:], b[n:])
-	}
-}
-
-// tailedScalar is tailed for the scalar kernels.
-func tailedScalar[D, S any](w int, body, tail func(dst, a []D, s S)) func(dst, a []D, s S) {
-	return func(dst, a []D, s S) {
-		n := len(dst) &^ (w - 1)
-		body(dst[:n], a[:n], s)
-		tail(dst[n:], a[n:], s)
-	}
-}
-
 func init() {
 	mulTable.Add(kernels.AVX512, mulAVX512)
 	mulTable.Add(kernels.AVX2, mulAVX2)
