@@ -40,16 +40,3 @@ func init() {
 		float32ToHalf:    withTail(float32ToHalfF16C, float32ToHalfGo),
 	})
 }
-
-// withTail runs the vector kernel on the whole vectors and the Go twin on
-// the remaining elements.
-func withTail[D, S any](vector, scalar func([]D, []S)) func([]D, []S) {
-	return func(dst []D, src []S) {
-		src = src[:len(dst)]
-		n := len(dst) &^ 7
-		if n > 0 {
-			vector(dst[:n], src[:n])
-		}
-		scalar(dst[n:], src[n:])
-	}
-}

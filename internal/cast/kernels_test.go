@@ -20,7 +20,8 @@ func bytesOf[T any](s []T) []byte {
 func funcName(f any) string { return runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name() }
 
 // checkKernel runs the dispatched kernel and its Go twin on the same random
-// input at every length up to four vectors and some random ones, at every
+// input at every length up to three iterations of the kernels' loop of 32
+// elements plus a group of eight and a partial one, and some random ones, at every
 // alignment offset of source and destination, and requires bit-identical
 // outputs and untouched guard elements on both sides of the destination.
 func checkKernel[D, S any](t *testing.T, fast, twin func([]D, []S), draw func() S) {
@@ -29,7 +30,7 @@ func checkKernel[D, S any](t *testing.T, fast, twin func([]D, []S), draw func() 
 	const guard = 16
 	rng := rand.New(rand.NewPCG(21, 22))
 	lengths := []int{}
-	for n := range 33 {
+	for n := range 3*32 + 8 + 8 {
 		lengths = append(lengths, n)
 	}
 	for range 8 {
