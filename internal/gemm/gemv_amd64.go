@@ -69,21 +69,8 @@ func gemvAsm[T float32 | float64](
 ) gemvHelpers[T] {
 	long := 256 / int(unsafe.Sizeof(T(0))) // elements in 256 bytes
 	return gemvHelpers[T]{
-		dot: func(x, y []T) T {
-			n := len(x) &^ (long - 1)
-			var s T
-			if n > 0 {
-				s = dot(n, &x[0], &y[0])
-			}
-			return s + dotGo(x[n:], y[n:len(x)])
-		},
-		axpy: func(alpha T, x, y []T) {
-			n := len(x) &^ (long - 1)
-			if n > 0 {
-				axpy(n, alpha, &x[0], &y[0])
-			}
-			axpyGo(alpha, x[n:], y[n:len(x)])
-		},
+		dot:  prefixDot(dot),
+		axpy: prefixAxpy(axpy),
 		dot4: func(a []T, lda int, x []T, out *[4]T) {
 			n := len(x) &^ (long/2 - 1)
 			if n > 0 {

@@ -5,8 +5,9 @@
 // NEON micro-kernels: 8 rows of C by three q-register vectors of columns
 // (12 float32), and 6 rows by four (8 float64). V0..V23 hold the 24
 // accumulator vectors (float32 row i in V(3i)..V(3i+2), float64 row i in
-// V(4i)..V(4i+3)); then come the current A column and B row. R1 walks the A sliver, R2 the B sliver, R6/R7 count K, R3 walks
-// C's rows, R4 is ldc in bytes. See microKernel for the computed loop.
+// V(4i)..V(4i+3)); then come the current A column and B row. R1 walks
+// the A sliver, R2 the B sliver, R6/R7 count K, R3 walks C's rows, R4 is
+// ldc in bytes. See microKernel for the computed loop.
 //
 // Go's arm64 assembler has no FMLA by element and no vector FADD; they are
 // encoded with WORD. The encodings were checked by disassembling the Go
@@ -14,15 +15,7 @@
 // -triple=aarch64: every FMLA and FADD reads back as written here), and
 // the twin tests would catch a wrong register or lane.
 
-// FMLA Vd.4S, Vn.4S, Vm.S[lane]: Vd += Vn · Vm[lane], fused.
-#define FMLAS(d, n, m, lane) WORD $(0x4F801000 | (((lane)&1)<<21) | (((lane)>>1)<<11) | ((m)<<16) | ((n)<<5) | (d))
-
-// FMLA Vd.2D, Vn.2D, Vm.D[lane]: Vd += Vn · Vm[lane], fused.
-#define FMLAD(d, n, m, lane) WORD $(0x4FC01000 | ((lane)<<11) | ((m)<<16) | ((n)<<5) | (d))
-
-// FADD Vd.4S, Vn.4S, Vm.4S and FADD Vd.2D, Vn.2D, Vm.2D.
-#define FADDS(d, n, m) WORD $(0x4E20D400 | ((m)<<16) | ((n)<<5) | (d))
-#define FADDD(d, n, m) WORD $(0x4E60D400 | ((m)<<16) | ((n)<<5) | (d))
+#include "neon_arm64.h"
 
 #define ZERO24 \
 	VEOR V0.B16, V0.B16, V0.B16; VEOR V1.B16, V1.B16, V1.B16; VEOR V2.B16, V2.B16, V2.B16; \

@@ -9,6 +9,7 @@ import "github.com/tensor-go/tensor/internal/kernels"
 func init() {
 	neon := goSet
 	neon.f32, neon.f64 = neonKernelF32, neonKernelF64
+	neon.gemvF32, neon.gemvF64 = gemvNEONF32, gemvNEONF64
 	// Four-lane vectors: a quarter of the AVX-512 kernels' work per
 	// instruction (not measured: no arm64 machine here).
 	neon.minFlopsPerThread = avx512MinFlopsPerThread / 4
