@@ -1,10 +1,12 @@
 package tensor
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -99,4 +101,29 @@ func TestExclusiveFusedMatchesGeneric(t *testing.T) {
 
 func shapeName(s []int, axis, procs int) string {
 	return fmt.Sprintf("shape %v axis %d procs %d", s, axis, procs)
+}
+
+// ExclusiveProdMul checks g's shape against Prod's result, and for other
+// dtypes is Mul of g and ExclusiveProd.
+func TestExclusiveProdMulShapesAndDTypes(t *testing.T) {
+	x := Must(FromSlice([]float32{2, 0, 4, 1, 3, 5}, 2, 3))
+	if _, err := ExclusiveProdMul(x, Must(Zeros(Float32, 3)), Axis(1)); !errors.Is(err, ErrShape) {
+		t.Fatalf("g of the wrong shape: %v, want ErrShape", err)
+	}
+	if _, err := ExclusiveProdMul(x, Must(Zeros(Float32, 2)), Axis(1), KeepDims(true)); !errors.Is(err, ErrShape) {
+		t.Fatalf("g without the kept dimension: %v, want ErrShape", err)
+	}
+	g := Must(FromSlice([]float64{10, -1}, 2, 1))
+	got := Must(ExclusiveProdMul(x, g, Axis(1), KeepDims(true)))
+	if got.DType() != Float64 {
+		t.Fatalf("dtype %v, want float64 (Mul's promotion)", got.DType())
+	}
+	want := []float64{0, 80, 0, -15, -5, -3}
+	if v, _ := ToSlice[float64](got); !slices.Equal(v, want) {
+		t.Fatalf("ExclusiveProdMul = %v, want %v", v, want)
+	}
+	g32 := Must(FromSlice([]float32{10, -1}, 2))
+	if v, _ := ToSlice[float64](Must(Must(ExclusiveProdMul(x, g32, Axis(1))).AsType(Float64))); !slices.Equal(v, want) {
+		t.Fatalf("fused ExclusiveProdMul = %v, want %v", v, want)
+	}
 }

@@ -140,3 +140,47 @@ func TestProdThirdDerivative(t *testing.T) {
 		t.Errorf("third derivative row = %v, want [0 0 1]", got)
 	}
 }
+
+// Without CreateGraph, Prod's backward takes the cotangent in the suffix
+// pass (tensor.ExclusiveProdMul); with it, the recorded exclusive products
+// and product. Both give the same bits, for each axis, kept or not, and
+// for the 16-bit floats computed in float32.
+func TestProdGradientFusedMatchesRecorded(t *testing.T) {
+	vals := []float64{0.75, -1.5, 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1.25, -0.5, 2}
+	data := make([]float64, 7*33)
+	for i := range data {
+		data[i] = vals[(i*7+i/5)%len(vals)]
+		if i%3 != 0 {
+			data[i] = 1 + float64(i%11)/16
+		}
+	}
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Float16} {
+		x := tensor.Must(tensor.Must(tensor.FromSlice(data, 7, 33)).AsType(dt))
+		for _, axis := range []int{0, 1} {
+			for _, keep := range []bool{false, true} {
+				opts := []tensor.ReduceOption{tensor.Axis(axis), tensor.KeepDims(keep)}
+				var grads [2][]float64
+				for k, create := range []bool{false, true} {
+					tp := New()
+					y, err := tp.Prod(x, opts...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					seed := tensor.Must(tensor.Rand(3, y.DType(), -2, 2, y.Shape()...))
+					var vo []VJPOption
+					if create {
+						vo = append(vo, CreateGraph())
+					}
+					g, err := tp.VJP([]*tensor.Tensor{y}, []*tensor.Tensor{seed}, []*tensor.Tensor{x}, vo...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					grads[k] = f64(t, tensor.Must(g[0].AsType(tensor.Float64)))
+				}
+				if !sameBits(grads[0], grads[1]) {
+					t.Errorf("%v axis %d keep %v: fused gradient %v, recorded %v", dt, axis, keep, grads[0], grads[1])
+				}
+			}
+		}
+	}
+}
