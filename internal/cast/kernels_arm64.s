@@ -66,6 +66,28 @@ done: \
 	N2(LO, HI, 16, 0); \
 	VST1.P [V16.B16], 16(R0)
 
+// TOBRAIN32 and TOBRAIN8 round float32 to bfloat16 (BF16ROUND, then UZP2
+// joins the upper halfwords of two vectors): per 32 elements two loads,
+// eight roundings of seven instructions, four UZP2 and one store.
+#define BRAIN2(d, s) \
+	BF16ROUND(s, 20, 22); \
+	BF16ROUND(s+1, 21, 23); \
+	VOP3(UZP2_8H, d, 22, 23)
+
+#define TOBRAIN32 \
+	VLD1.P 64(R1), [V0.B16, V1.B16, V2.B16, V3.B16]; \
+	VLD1.P 64(R1), [V4.B16, V5.B16, V6.B16, V7.B16]; \
+	BRAIN2(16, 0); \
+	BRAIN2(17, 2); \
+	BRAIN2(18, 4); \
+	BRAIN2(19, 6); \
+	VST1.P [V16.B16, V17.B16, V18.B16, V19.B16], 64(R0)
+
+#define TOBRAIN8 \
+	VLD1.P 32(R1), [V0.B16, V1.B16]; \
+	BRAIN2(16, 0); \
+	VST1.P [V16.B16], 16(R0)
+
 #define HALF32 WIDEN32(FCVTL_4S, FCVTL2_4S)
 #define HALF8 WIDEN8(FCVTL_4S, FCVTL2_4S)
 #define BRAIN32 WIDEN32(SHLL_4S, SHLL2_4S)
@@ -153,6 +175,11 @@ TEXT ·float32ToHalfNEON(SB), NOSPLIT, $0-48
 // func brainToFloat32NEON(dst []float32, src []uint16)
 TEXT ·brainToFloat32NEON(SB), NOSPLIT, $0-48
 	CONVERT(BRAIN32, BRAIN8)
+
+// func float32ToBrainNEON(dst []uint16, src []float32)
+TEXT ·float32ToBrainNEON(SB), NOSPLIT, $0-48
+	BF16CONST
+	CONVERT(TOBRAIN32, TOBRAIN8)
 
 // func float32ToFloat64NEON(dst []float64, src []float32)
 TEXT ·float32ToFloat64NEON(SB), NOSPLIT, $0-48

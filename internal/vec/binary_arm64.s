@@ -175,6 +175,58 @@ done: \
 	HALFS(OP, 0, 16); \
 	VST1.P [V0.B16], 16(R0)
 
+// ---- bfloat16: widened by SHLL, OP on float32, rounded back once by
+// BF16ROUND, the two halves' upper halfwords joined by UZP2 ----
+
+#define BRAIN(OP, v, w) \
+	VOP2(SHLL_4S, 16, v); \
+	VOP2(SHLL2_4S, 17, v); \
+	VOP2(SHLL_4S, 18, w); \
+	VOP2(SHLL2_4S, 19, w); \
+	VOP3(OP, 16, 16, 18); \
+	VOP3(OP, 17, 17, 19); \
+	BF16ROUND(16, 20, 22); \
+	BF16ROUND(17, 21, 23); \
+	VOP3(UZP2_8H, v, 22, 23)
+
+#define BF16_4(OP) \
+	VLD1.P 64(R1), [V0.B16, V1.B16, V2.B16, V3.B16]; \
+	VLD1.P 64(R2), [V4.B16, V5.B16, V6.B16, V7.B16]; \
+	BRAIN(OP, 0, 4); \
+	BRAIN(OP, 1, 5); \
+	BRAIN(OP, 2, 6); \
+	BRAIN(OP, 3, 7); \
+	VST1.P [V0.B16, V1.B16, V2.B16, V3.B16], 64(R0)
+
+#define BF16_1(OP) \
+	VLD1.P 16(R1), [V0.B16]; \
+	VLD1.P 16(R2), [V4.B16]; \
+	BRAIN(OP, 0, 4); \
+	VST1.P [V0.B16], 16(R0)
+
+// BRAINS is BRAIN against the float32 scalar in V31.
+#define BRAINS(OP, v) \
+	VOP2(SHLL_4S, 16, v); \
+	VOP2(SHLL2_4S, 17, v); \
+	VOP3(OP, 16, 16, 31); \
+	VOP3(OP, 17, 17, 31); \
+	BF16ROUND(16, 20, 22); \
+	BF16ROUND(17, 21, 23); \
+	VOP3(UZP2_8H, v, 22, 23)
+
+#define BF16S_4(OP) \
+	VLD1.P 64(R1), [V0.B16, V1.B16, V2.B16, V3.B16]; \
+	BRAINS(OP, 0); \
+	BRAINS(OP, 1); \
+	BRAINS(OP, 2); \
+	BRAINS(OP, 3); \
+	VST1.P [V0.B16, V1.B16, V2.B16, V3.B16], 64(R0)
+
+#define BF16S_1(OP) \
+	VLD1.P 16(R1), [V0.B16]; \
+	BRAINS(OP, 0); \
+	VST1.P [V0.B16], 16(R0)
+
 // ---- Multiply ----
 
 // func mulF32NEON(dst, a, b []float32)
@@ -258,6 +310,20 @@ TEXT ·mulScalarF16NEON(SB), NOSPLIT, $0-52
 	MOVWU s+48(FP), R4
 	VDUP  R4, V31.S4
 	LOOP(F16S_4, F16S_1, FMUL_4S)
+
+// func mulBF16NEON(dst, a, b []uint16)
+TEXT ·mulBF16NEON(SB), NOSPLIT, $0-72
+	BINARY(3)
+	BF16CONST
+	LOOP(BF16_4, BF16_1, FMUL_4S)
+
+// func mulScalarBF16NEON(dst, a []uint16, s float32)
+TEXT ·mulScalarBF16NEON(SB), NOSPLIT, $0-52
+	SCALAR(3)
+	BF16CONST
+	MOVWU s+48(FP), R4
+	VDUP  R4, V31.S4
+	LOOP(BF16S_4, BF16S_1, FMUL_4S)
 
 // ---- Add ----
 
@@ -354,3 +420,17 @@ TEXT ·addScalarF16NEON(SB), NOSPLIT, $0-52
 	MOVWU s+48(FP), R4
 	VDUP  R4, V31.S4
 	LOOP(F16S_4, F16S_1, FADD_4S)
+
+// func addBF16NEON(dst, a, b []uint16)
+TEXT ·addBF16NEON(SB), NOSPLIT, $0-72
+	BINARY(3)
+	BF16CONST
+	LOOP(BF16_4, BF16_1, FADD_4S)
+
+// func addScalarBF16NEON(dst, a []uint16, s float32)
+TEXT ·addScalarBF16NEON(SB), NOSPLIT, $0-52
+	SCALAR(3)
+	BF16CONST
+	MOVWU s+48(FP), R4
+	VDUP  R4, V31.S4
+	LOOP(BF16S_4, BF16S_1, FADD_4S)

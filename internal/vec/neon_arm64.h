@@ -69,3 +69,44 @@
 #define UXTL_4S 0x2f10a400
 // UXTL2 V0.4S, V0.8H
 #define UXTL2_4S 0x6f10a400
+
+// The bfloat16 rounding below uses these too, although the assembler has
+// mnemonics for all but FCMEQ: as WORDs they take register numbers, as the
+// rest of a step does.
+// FCMEQ V0.4S, V0.4S, V0.4S (all ones in the lanes that are not NaN, for
+// Vn = Vm)
+#define FCMEQ_4S 0x4e20e400
+// USHR V0.4S, V0.4S, #16
+#define USHR16_4S 0x6f300400
+// AND V0.16B, V0.16B, V0.16B
+#define AND_16B 0x4e201c00
+// ORR V0.16B, V0.16B, V0.16B
+#define ORR_16B 0x4ea01c00
+// BIT V0.16B, V0.16B, V0.16B (Vd takes the bits of Vn where Vm has ones)
+#define BIT_16B 0x6ea01c00
+// UZP2 V0.8H, V0.8H, V0.8H (the odd halfwords of Vn, then of Vm: the upper
+// halves of their 32-bit lanes)
+#define UZP2_8H 0x4e405800
+
+// BF16ROUND(v, t, m) rounds the float32 lanes of Vv to bfloat16, as
+// f32ToBF16 does, into the upper halves of Vm's lanes (Vv and Vt are
+// clobbered): t = u + 0x7fff + (u>>16)&1 carries into the upper half
+// exactly when rounding to nearest even goes up; m = u | 0x00400000 is the
+// quiet NaN; FCMEQ marks the lanes that are not NaN and BIT takes t there.
+// V28 holds 0x7fff, V29 1 and V30 0x00400000 in every lane (BF16CONST).
+#define BF16ROUND(v, t, m) \
+	VOP2(USHR16_4S, t, v); \
+	VOP3(AND_16B, t, t, 29); \
+	VOP3(ADD_4S, t, t, 28); \
+	VOP3(ADD_4S, t, t, v); \
+	VOP3(ORR_16B, m, v, 30); \
+	VOP3(FCMEQ_4S, v, v, v); \
+	VOP3(BIT_16B, m, t, v)
+
+#define BF16CONST \
+	MOVW $0x7fff, R4; \
+	VDUP R4, V28.S4; \
+	MOVW $1, R4; \
+	VDUP R4, V29.S4; \
+	MOVW $0x00400000, R4; \
+	VDUP R4, V30.S4
