@@ -5,6 +5,7 @@ import (
 
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/cast"
+	"github.com/tensor-go/tensor/internal/cmul"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/vec"
 	"github.com/tensor-go/tensor/shape"
@@ -251,13 +252,13 @@ func complexKernels[T complex64 | complex128]() rowKernels[T, complex128] {
 		prefix: func(o, x []T, run, tmp []complex128) {
 			for j := range o {
 				o[j] = T(run[j])
-				run[j] *= complex128(x[j])
+				run[j] = cmul.Mul128(run[j], complex128(x[j])) // no fused multiply-add, on any machine
 			}
 		},
 		suffix: func(o, x []T, run, tmp []complex128) {
 			for j := range o {
-				o[j] = T(complex128(o[j]) * run[j])
-				run[j] *= complex128(x[j])
+				o[j] = T(cmul.Mul128(complex128(o[j]), run[j]))
+				run[j] = cmul.Mul128(run[j], complex128(x[j]))
 			}
 		},
 		strided: stridedComplex[T],
@@ -272,12 +273,12 @@ func stridedComplex[T complex64 | complex128](o, x []T, run []complex128, n int)
 		r := complex128(1)
 		for i := range ob {
 			ob[i] = T(r)
-			r *= complex128(xb[i])
+			r = cmul.Mul128(r, complex128(xb[i]))
 		}
 		r = 1
 		for i := n - 1; i >= 0; i-- {
-			ob[i] = T(complex128(ob[i]) * r)
-			r *= complex128(xb[i])
+			ob[i] = T(cmul.Mul128(complex128(ob[i]), r))
+			r = cmul.Mul128(r, complex128(xb[i]))
 		}
 	}
 }
