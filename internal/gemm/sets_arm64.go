@@ -10,6 +10,7 @@ func init() {
 	neon := goSet
 	neon.f32, neon.f64 = neonKernelF32, neonKernelF64
 	neon.gemvF32, neon.gemvF64 = gemvNEONF32, gemvNEONF64
+	neon.f16ToF32s = f16ToF32sNEON
 	// Four-lane vectors: a quarter of the AVX-512 kernels' work per
 	// instruction (not measured: no arm64 machine here).
 	neon.minFlopsPerThread = avx512MinFlopsPerThread / 4
