@@ -38,18 +38,6 @@ func mulRows4F32F64AVX2(acc []float64, x []float32, stride int)
 //go:noescape
 func addRows4F32F64AVX2(acc []float64, x []float32, stride int)
 
-// rowsTailed runs body on the longest prefix of acc that is a multiple of
-// w elements and the Go twin on the rest (the same operations per element).
-func rowsTailed[A, X number](w int, body, twin func(acc []A, x []X, stride int)) func(acc []A, x []X, stride int) {
-	return func(acc []A, x []X, stride int) {
-		n := len(acc) &^ (w - 1)
-		body(acc[:n], x, stride)
-		if n < len(acc) {
-			twin(acc[n:], x[n:], stride)
-		}
-	}
-}
-
 // The AVX-512 kernels' masked last vector handles every length. Sums of
 // float32 are carried in float64, so there is no float32 add-rows kernel.
 func init() {

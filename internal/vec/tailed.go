@@ -23,3 +23,15 @@ func tailedScalar[D, S any](w int, body, tail func(dst, a []D, s S)) func(dst, a
 		tail(dst[n:], a[n:], s)
 	}
 }
+
+// rowsTailed runs body on the longest prefix of acc that is a multiple of
+// w elements and the Go twin on the rest (the same operations per element).
+func rowsTailed[A, X number](w int, body, twin func(acc []A, x []X, stride int)) func(acc []A, x []X, stride int) {
+	return func(acc []A, x []X, stride int) {
+		n := len(acc) &^ (w - 1)
+		body(acc[:n], x, stride)
+		if n < len(acc) {
+			twin(acc[n:], x[n:], stride)
+		}
+	}
+}
