@@ -33,10 +33,10 @@
 // float32, float64) are single generic loops that compile to one machine
 // conversion per element; a same-dtype contiguous run is a memmove.
 // Contiguous int32 → float32, float32 ↔ float64, float16 ↔ float32 and
-// bfloat16 ↔ float32 runs use AVX, AVX2 or F16C assembly (see
-// kernels_generic.go). Other pairs involving float16, bfloat16 or complex
-// types are staged through a small float32 or float64 buffer, composing the
-// direct kernels, so they reach the assembly too.
+// bfloat16 ↔ float32 runs use AVX, AVX2 or F16C assembly on amd64 and NEON
+// on arm64 (see kernels_generic.go). Other pairs involving float16,
+// bfloat16 or complex types are staged through a small float32 or float64
+// buffer, composing the direct kernels, so they reach the assembly too.
 package cast
 
 import (

@@ -7,10 +7,11 @@ import (
 )
 
 // Contiguous kernels for the conversions that matter most for speed, one
-// entry per kernel set: the Go twins below, and on amd64 AVX2/F16C
-// assembly (kernels_amd64.go). The assembly computes exactly the twins'
-// loops, bit for bit: the same instructions' rounding (MXCSR
-// round-to-nearest-even, which Go never changes), NaNs quieted alike.
+// entry per kernel set: the Go twins below, on amd64 AVX2/F16C assembly
+// (kernels_amd64.go) and on arm64 NEON (kernels_arm64.go). The assembly
+// computes exactly the twins' loops, bit for bit: the same instructions'
+// rounding (MXCSR's or FPCR's round-to-nearest-even, which Go never
+// changes), NaNs quieted alike.
 // Every kernel requires len(src) >= len(dst) and converts len(dst)
 // elements.
 type convKernels struct {

@@ -4,8 +4,9 @@
 // The iteration engine reduces every N-d operation to contiguous 1-D runs
 // (or a run against a broadcast scalar) and calls these kernels on them, so
 // they are written to run at memory speed: AVX-512 or AVX2 assembly on
-// amd64, taken from the active kernel set (internal/kernels), with a plain Go twin
-// for every kernel. Building with -tags purego uses only the twins.
+// amd64, NEON on arm64, taken from the active kernel set
+// (internal/kernels), with a plain Go twin for every kernel. Building with
+// -tags purego uses only the twins.
 //
 // # Preconditions
 //
@@ -39,8 +40,8 @@
 // # Order of float products
 //
 // A float product reduction is not associative, so the order is part of the
-// contract and every implementation (AVX-512, AVX2, Go) follows it, giving
-// bit-identical results. The run is cut into blocks of L elements, L = 64
+// contract and every implementation (AVX-512, AVX2, NEON, Go) follows it,
+// giving bit-identical results. The run is cut into blocks of L elements, L = 64
 // for 4-byte accumulators and L = 32 for 8-byte ones (256 bytes either way).
 // Lane j, starting at 1, multiplies in turn element j of each full block;
 // then lane j multiplies element j of the final partial block, if any.
