@@ -70,27 +70,40 @@ func TestDryClassGrows(t *testing.T) {
 	runtime.KeepAlive(kept)
 }
 
-// TestProgramsCollectionsRefillTheClass drops results in a loop that also
-// allocates as programs do: the program's own collections must bring
-// dropped buffers back, so that once the class has grown most calls reuse
-// one.
+// TestProgramsCollectionsRefillTheClass drops results in a loop whose
+// program collects now and then, as programs do: the program's own
+// collections must bring dropped buffers back, so that once the class has
+// grown most calls reuse one. The test is the program here and collects
+// every 64 calls itself, waiting for the finalizers to run, so that a
+// loaded machine (a finalizer goroutine scheduled late) cannot decide it.
 func TestProgramsCollectionsRefillTheClass(t *testing.T) {
 	reset()
 	const size, calls = 256 << 10, 1200
-	var garbage [][]byte
 	var before Stats
 	for i := range calls {
 		if i == calls*2/3 {
 			before = ReadStats()
 		}
-		fill(Get(size, false), size, 1)                 // written, as a kernel writes its result
-		garbage = append(garbage, make([]byte, 64<<10)) // the program's own allocation
-		if i%16 == 0 {
-			garbage = nil
+		fill(Get(size, false), size, 1) // written, as a kernel writes its result
+		if i%64 == 63 {
+			runtime.GC() // the program's own collection, not the pool's
+			waitForFree(t)
 		}
 	}
 	if s := ReadStats(); s.Hits-before.Hits < calls/3/4 {
 		t.Errorf("%d of the last %d dropped results were reused, want a quarter or more: %+v", s.Hits-before.Hits, calls/3, s)
+	}
+}
+
+// waitForFree waits, up to a few seconds, until the finalizers of the
+// buffers a collection found dead have put some of them back.
+func waitForFree(t *testing.T) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ReadStats().Free == 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("no dropped buffer came back within 5 s of a collection: %+v", ReadStats())
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
