@@ -67,6 +67,12 @@ func TestSporadicLoadCPU(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs for seconds")
 	}
+	if mmRaceEnabled {
+		// The race detector's bookkeeping costs more on every goroutine a
+		// call is split over, so it measures the detector, not the helpers
+		// (2.1 at GOMAXPROCS 8 under -race in CI, 1.0-1.15 without).
+		t.Skip("CPU ratios are the race detector's under -race")
+	}
 	r2, r8 := sporadicRatios(t, time.Second)
 	t.Logf("process CPU over the work's own: %.2f at GOMAXPROCS 2, %.2f at 8", r2, r8)
 	if r2 > 1.6 || r8 > 1.6 {
