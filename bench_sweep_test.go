@@ -1,7 +1,8 @@
 package tensor
 
 import (
-	"fmt"
+	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/tensor-go/tensor/dtype"
@@ -11,89 +12,98 @@ import (
 // workloads measure too (odd and small sizes, tiny calls where per-call
 // cost decides, transposed operands, vector-matrix and other matrix-vector
 // shapes, broadcast and tiny batches, float64, complex64, int8, bfloat16,
-// short reduction axes). Each is a plain loop dropping its result, as
-// users and the peers' runner call the library; compare kernel sets with
-// TENSOR_KERNELS=avx2 or generic and -count=1, and benchstat.
+// short reduction axes). The list is bench/sweep.json, which `tensor bench
+// --workloads` and bench/peers.py run beside the peers (bench/sweep.py
+// prints the ratios); BenchmarkSweep reads the same file, so that the go
+// test figures are benchstat-comparable and never drift from it. Each is a
+// plain loop dropping its result, as users call the library; compare
+// kernel sets with TENSOR_KERNELS=avx2 or generic and -count=1.
 
-// sweepMatmul is one matrix product of the sweep: operand shapes, dtype,
-// and whether each operand is the transposed view of a stored matrix.
-type sweepMatmul struct {
-	as, bs []int
-	dt     dtype.DType
-	ta, tb bool
+// sweepWorkload is the part of a bench/sweep.json entry that dense
+// workloads use (see the file's "about").
+type sweepWorkload struct {
+	Name       string          `json:"name"`
+	Op         string          `json:"op"`
+	A          []int           `json:"a"`
+	B          []int           `json:"b"`
+	DType      string          `json:"dtype"`
+	Axis       json.RawMessage `json:"axis"`
+	Transpose  bool            `json:"transpose"`
+	BTranspose bool            `json:"b_transpose"`
+	Flops      float64         `json:"flops"`
+	Bytes      float64         `json:"bytes"`
 }
 
-func (s sweepMatmul) name() string {
-	t := func(sh []int, tr bool) string {
-		n := fmt.Sprint(sh)
-		if tr {
-			n += "T"
-		}
-		return n
+func readSweep(tb testing.TB) []sweepWorkload {
+	tb.Helper()
+	data, err := os.ReadFile("bench/sweep.json")
+	if err != nil {
+		tb.Fatal(err)
 	}
-	return fmt.Sprintf("%v/%s@%s", s.dt, t(s.as, s.ta), t(s.bs, s.tb))
-}
-
-var sweepMatmuls = []sweepMatmul{
-	// odd and medium sizes
-	{as: []int{100, 100}, bs: []int{100, 100}, dt: Float32},
-	{as: []int{384, 384}, bs: []int{384, 384}, dt: Float32},
-	{as: []int{1000, 1000}, bs: []int{1000, 1000}, dt: Float32},
-	{as: []int{100, 100}, bs: []int{100, 100}, dt: Float64},
-	{as: []int{384, 384}, bs: []int{384, 384}, dt: Float64},
-	{as: []int{127, 65}, bs: []int{65, 129}, dt: Float32},
-	// tiny calls
-	{as: []int{4, 4}, bs: []int{4, 4}, dt: Float32},
-	{as: []int{16, 16}, bs: []int{16, 16}, dt: Float32},
-	{as: []int{24, 24}, bs: []int{24, 24}, dt: Float64},
-	// transposed operands
-	{as: []int{512, 512}, bs: []int{512, 512}, dt: Float32, ta: true},
-	{as: []int{512, 512}, bs: []int{512, 512}, dt: Float32, tb: true},
-	{as: []int{512, 512}, bs: []int{512, 512}, dt: Float64, ta: true, tb: true},
-	// vector-matrix and matrix-vector of other shapes
-	{as: []int{4096}, bs: []int{4096, 4096}, dt: Float32},
-	{as: []int{1000, 3000}, bs: []int{3000}, dt: Float32},
-	{as: []int{64, 100000}, bs: []int{100000}, dt: Float64},
-	{as: []int{4096, 4096}, bs: []int{4096}, dt: Float32, ta: true},
-	// batches: broadcast, float64 and tiny
-	{as: []int{8, 256, 256}, bs: []int{256, 256}, dt: Float32},
-	{as: []int{16384, 8, 8}, bs: []int{16384, 8, 8}, dt: Float64},
-	{as: []int{65536, 4, 4}, bs: []int{65536, 4, 4}, dt: Float32},
-	{as: []int{4096, 16, 16}, bs: []int{4096, 16, 16}, dt: Float32},
-	// other dtypes
-	{as: []int{256, 256}, bs: []int{256, 256}, dt: Complex64},
-	{as: []int{256, 256}, bs: []int{256, 256}, dt: Int8},
-	{as: []int{256, 256}, bs: []int{256, 256}, dt: BFloat16},
-	{as: []int{256, 256}, bs: []int{256, 256}, dt: Float16},
-}
-
-// BenchmarkMatmulSweep times Matmul on the sweep's products.
-func BenchmarkMatmulSweep(b *testing.B) {
-	for _, s := range sweepMatmuls {
-		b.Run(s.name(), func(b *testing.B) {
-			x, y := sweepOperand(b, 1, s.dt, s.as, s.ta), sweepOperand(b, 2, s.dt, s.bs, s.tb)
-			for b.Loop() {
-				if _, err := Matmul(x, y); err != nil {
-					b.Fatal(err)
-				}
-			}
-			mmReportFlops(b, s.as, s.bs)
-		})
+	var file struct {
+		Workloads []sweepWorkload `json:"workloads"`
 	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		tb.Fatal(err)
+	}
+	return file.Workloads
 }
 
-// sweepOperand returns random data of shape sh, or with transposed, the
-// transposed view of random data of the reversed shape (so its view has
-// shape sh).
-func sweepOperand(b *testing.B, seed uint64, dt dtype.DType, sh []int, transposed bool) *Tensor {
-	b.Helper()
-	stored := sh
-	if transposed {
-		stored = []int{sh[1], sh[0]}
-	}
-	x, err := Rand(seed, dt, 1, 3, stored...)
+// call returns the workload's operation on operands drawn as the peers
+// draw theirs, transposed views where the entry says so.
+func (w sweepWorkload) call(b testing.TB) func() (*Tensor, error) {
+	dt, err := dtype.Parse(w.DType)
 	if err != nil {
 		b.Fatal(err)
+	}
+	x := sweepOperand(b, 1, dt, w.A, w.Transpose)
+	var y *Tensor
+	if w.B != nil {
+		y = sweepOperand(b, 2, dt, w.B, w.BTranspose)
+	}
+	switch w.Op {
+	case "matmul":
+		return func() (*Tensor, error) { return Matmul(x, y) }
+	case "mul":
+		return func() (*Tensor, error) { return Mul(x, y) }
+	case "add":
+		return func() (*Tensor, error) { return Add(x, y) }
+	}
+	reduce := map[string]func(*Tensor, ...ReduceOption) (*Tensor, error){"prod": Prod, "sum": Sum}[w.Op]
+	if reduce == nil {
+		b.Fatalf("%s: unknown op %q", w.Name, w.Op)
+	}
+	var axes any
+	if len(w.Axis) > 0 {
+		if err := json.Unmarshal(w.Axis, &axes); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var opts []ReduceOption
+	switch a := axes.(type) {
+	case float64:
+		opts = append(opts, Axis(int(a)))
+	case []any:
+		ints := make([]int, len(a))
+		for i, e := range a {
+			ints[i] = int(e.(float64))
+		}
+		opts = append(opts, Axis(ints...))
+	}
+	return func() (*Tensor, error) { return reduce(x, opts...) }
+}
+
+// sweepOperand draws the workloads' distribution (floats uniform in
+// [0.9999, 1.0001), integers in {1, 2}) in the stored shape sh, and returns
+// its transposed view if transposed.
+func sweepOperand(tb testing.TB, seed uint64, dt DType, sh []int, transposed bool) *Tensor {
+	lo, hi := 0.9999, 1.0001
+	if dt.IsInteger() {
+		lo, hi = 1, 3
+	}
+	x, err := Rand(seed, dt, lo, hi, sh...)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	if transposed {
 		x = x.Transpose()
@@ -101,61 +111,53 @@ func sweepOperand(b *testing.B, seed uint64, dt dtype.DType, sh []int, transpose
 	return x
 }
 
-// BenchmarkMulSweep times element-wise multiplies of the sweep: tiny
-// calls, odd lengths, broadcast rows and columns, and other dtypes.
-func BenchmarkMulSweep(b *testing.B) {
-	for _, s := range []struct {
-		as, bs []int
-		dt     dtype.DType
-	}{
-		{[]int{4096}, []int{4096}, Float32},
-		{[]int{1000}, []int{1000}, Float64},
-		{[]int{1000, 1000}, []int{1000, 1000}, Float32},
-		{[]int{1000, 1000}, []int{1000, 1}, Float32},
-		{[]int{1000000, 3}, []int{3}, Float32},
-		{[]int{1 << 20}, []int{1 << 20}, Complex64},
-		{[]int{1 << 20}, []int{1 << 20}, Int8},
-		{[]int{1 << 20}, []int{1 << 20}, BFloat16},
-	} {
-		b.Run(fmt.Sprintf("%v/%v*%v", s.dt, s.as, s.bs), func(b *testing.B) {
-			x, y := mpBenchRand(b, 1, s.dt, s.as...), mpBenchRand(b, 2, s.dt, s.bs...)
+// BenchmarkSweep times every workload of bench/sweep.json, reporting
+// GFLOP/s or the bytes moved as the file counts them.
+func BenchmarkSweep(b *testing.B) {
+	for _, w := range readSweep(b) {
+		b.Run(w.Name, func(b *testing.B) {
+			f := w.call(b)
+			if w.Bytes > 0 {
+				b.SetBytes(int64(w.Bytes))
+			}
 			for b.Loop() {
-				if _, err := Mul(x, y); err != nil {
+				if _, err := f(); err != nil {
 					b.Fatal(err)
 				}
+			}
+			if w.Flops > 0 {
+				b.ReportMetric(w.Flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			}
 		})
 	}
 }
 
-// BenchmarkProdSweep times product reductions of the sweep: a short last
-// axis over a million rows, tiny and odd sizes, and other dtypes.
-func BenchmarkProdSweep(b *testing.B) {
-	for _, s := range []struct {
-		sh   []int
-		axes []int
-		dt   dtype.DType
-	}{
-		{[]int{1000000, 3}, []int{1}, Float32},
-		{[]int{1000000, 3}, []int{0}, Float32},
-		{[]int{4096}, nil, Float32},
-		{[]int{1000, 1000}, []int{1}, Float64},
-		{[]int{1000, 1000}, []int{0}, Float64},
-		{[]int{1 << 20}, nil, Int8},
-		{[]int{1 << 20}, nil, BFloat16},
-		{[]int{1 << 20}, nil, Complex64},
-	} {
-		b.Run(fmt.Sprintf("%v/%v/axes%v", s.dt, s.sh, s.axes), func(b *testing.B) {
-			x := mpBenchRand(b, 1, s.dt, s.sh...)
-			var opts []ReduceOption
-			if s.axes != nil {
-				opts = append(opts, Axis(s.axes...))
-			}
-			for b.Loop() {
-				if _, err := Prod(x, opts...); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+// TestSweepFile runs the sweep's small workloads once, so that an entry
+// this file cannot build fails the tests rather than the next benchmark.
+func TestSweepFile(t *testing.T) {
+	ws := readSweep(t)
+	if len(ws) < 40 {
+		t.Fatalf("bench/sweep.json has %d workloads, want the sweep (40 or more)", len(ws))
 	}
+	ran := 0
+	for _, w := range ws {
+		if shapeSize(w.A)+shapeSize(w.B) > 1<<14 {
+			continue
+		}
+		if _, err := w.call(t)(); err != nil {
+			t.Errorf("%s: %v", w.Name, err)
+		}
+		ran++
+	}
+	if ran == 0 {
+		t.Error("no sweep workload is small enough to run here")
+	}
+}
+
+func shapeSize(s []int) int {
+	n := 1
+	for _, d := range s {
+		n *= d
+	}
+	return n
 }

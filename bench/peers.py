@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Times the peers (NumPy, SciPy for sparse operands, PyTorch on the CPU) on bench/workloads.json.
 
-    python3 bench/peers.py [--threads N] [--budget SECONDS] [--lib numpy|torch ...] [FILTER ...]
+    python3 bench/peers.py [--workloads FILE] [--threads N] [--budget SECONDS] [--lib numpy|torch ...] [FILTER ...]
 
 Each workload's operands are drawn once, then each library is timed the way `tensor bench` times
 the Go library, the loop a user writes: one untimed call, then three blocks, each calling the
@@ -9,7 +9,8 @@ operation until a third of the budget (default 0.9 s) has passed, results droppe
 is its mean time per call and the best block's is printed. No collections, no settling calls.
 
 Output: one JSON object per line, {"lib", "name", "threads", "seconds"} and "gflops" or "gbps",
-as `tensor bench` prints them. Needs numpy, scipy and torch (Debian: python3-numpy python3-scipy
+as `tensor bench` prints them; a library that cannot run a workload (NumPy has no bfloat16) prints
+{"lib", "name", "error"} instead. --workloads bench/sweep.json runs the sweep. Needs numpy, scipy and torch (Debian: python3-numpy python3-scipy
 python3-torch).
 """
 import argparse
@@ -47,7 +48,10 @@ RNG = np.random.default_rng(0)
 
 
 def draw(shape, dtype):
-    """The workloads' distributions: floats uniform in [0.9999, 1.0001), integers in {1, 2}."""
+    """The workloads' distributions: floats uniform in [0.9999, 1.0001), integers in {1, 2}.
+    bfloat16, which NumPy lacks, is drawn as float32 and converted for PyTorch (see torch_of)."""
+    if dtype == "bfloat16":
+        dtype = "float32"
     if np.dtype(dtype).kind in "fc":
         return RNG.uniform(0.9999, 1.0001, size=shape).astype(dtype)
     return RNG.integers(1, 3, size=shape).astype(dtype)
@@ -74,6 +78,8 @@ def build(w):
         b = draw_sparse(w["b"], w["b_nnz"], w["b_sparse"], w["dtype"])
     elif "b" in w:
         b = draw(w["b"], w.get("bdtype", w["dtype"]))
+        if w.get("b_transpose"):
+            b = b.T
     return a, b
 
 
@@ -83,14 +89,17 @@ def axes_of(w):
 
 
 def numpy_op(w, a, b):
+    if "bfloat16" in (w["dtype"], w.get("bdtype")):
+        raise TypeError("NumPy has no bfloat16")
     if "a_sparse" in w or "b_sparse" in w:
         return lambda: a @ b
-    if w["op"] == "matmul":
-        return lambda: np.matmul(a, b)
-    if w["op"] == "mul":
-        return lambda: np.multiply(a, b)
+    binary = {"matmul": np.matmul, "mul": np.multiply, "add": np.add}
+    if w["op"] in binary:
+        f = binary[w["op"]]
+        return lambda: f(a, b)
+    reduce = {"prod": np.prod, "sum": np.sum}[w["op"]]
     axis = axes_of(w)
-    return lambda: np.prod(a, axis=axis)
+    return lambda: reduce(a, axis=axis)
 
 
 def as_torch(m):
@@ -116,16 +125,17 @@ def torch_op(w, a, b):
         if ta.layout == torch.sparse_coo:
             return lambda: torch.sparse.mm(ta, tb)
         return lambda: ta @ tb
-    if w.get("transpose"):
-        # The same non-contiguous view: the transpose of a contiguous array.
-        ta = torch.from_numpy(np.ascontiguousarray(a.T)).T
-    else:
-        ta = torch.from_numpy(a)
-    tb = torch.from_numpy(b) if b is not None else None
-    if w["op"] == "matmul":
-        return lambda: torch.matmul(ta, tb)
-    if w["op"] == "mul":
-        return lambda: torch.mul(ta, tb)
+    ta = torch_of(a, w["dtype"], w.get("transpose"))
+    tb = torch_of(b, w.get("bdtype", w["dtype"]), w.get("b_transpose")) if b is not None else None
+    binary = {"matmul": torch.matmul, "mul": torch.mul, "add": torch.add}
+    if w["op"] in binary:
+        f = binary[w["op"]]
+        return lambda: f(ta, tb)
+    if w["op"] == "sum":
+        axis = axes_of(w)
+        if axis is None:
+            return lambda: torch.sum(ta)
+        return lambda: torch.sum(ta, dim=axis)  # torch.sum takes a tuple of dims too
     axis = axes_of(w)
     if axis is None:
         return lambda: torch.prod(ta)
@@ -137,6 +147,17 @@ def torch_op(w, a, b):
             return r
         return prod_axes
     return lambda: torch.prod(ta, dim=axis)
+
+
+def torch_of(m, dtype, transposed):
+    """A torch tensor of a NumPy array drawn for dtype: the same memory, or for bfloat16 a converted
+    copy; a transposed view stays the transpose of a contiguous tensor."""
+    if transposed:
+        return torch_of(np.ascontiguousarray(m.T), dtype, False).T
+    t = torch.from_numpy(m)
+    if dtype == "bfloat16":
+        t = t.to(torch.bfloat16)
+    return t
 
 
 def loop_seconds(call, budget):

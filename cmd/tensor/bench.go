@@ -26,20 +26,21 @@ var defaultWorkloads []byte
 
 // workload is one entry of workloads.json; see its "about" text.
 type workload struct {
-	Name      string          `json:"name"`
-	Op        string          `json:"op"`
-	A         []int           `json:"a"`
-	B         []int           `json:"b"`
-	DType     string          `json:"dtype"`
-	BDType    string          `json:"bdtype"`
-	Axis      json.RawMessage `json:"axis"`
-	Transpose bool            `json:"transpose"`
-	ASparse   string          `json:"a_sparse"`
-	BSparse   string          `json:"b_sparse"`
-	ANnz      int             `json:"a_nnz"`
-	BNnz      int             `json:"b_nnz"`
-	Flops     float64         `json:"flops"`
-	Bytes     float64         `json:"bytes"`
+	Name       string          `json:"name"`
+	Op         string          `json:"op"`
+	A          []int           `json:"a"`
+	B          []int           `json:"b"`
+	DType      string          `json:"dtype"`
+	BDType     string          `json:"bdtype"`
+	Axis       json.RawMessage `json:"axis"`
+	Transpose  bool            `json:"transpose"`
+	BTranspose bool            `json:"b_transpose"`
+	ASparse    string          `json:"a_sparse"`
+	BSparse    string          `json:"b_sparse"`
+	ANnz       int             `json:"a_nnz"`
+	BNnz       int             `json:"b_nnz"`
+	Flops      float64         `json:"flops"`
+	Bytes      float64         `json:"bytes"`
 }
 
 type benchArgs struct {
@@ -219,6 +220,9 @@ func prepare(w workload, variant string) (func() error, error) {
 		if b, err = operandOf(w.B, w.BSparse, w.BNnz, bdt, 2); err != nil {
 			return nil, err
 		}
+		if w.BTranspose {
+			b = b.Transpose()
+		}
 	}
 	var op func() (*tensor.Tensor, error)
 	var into func(out *tensor.Tensor) error
@@ -229,13 +233,20 @@ func prepare(w workload, variant string) (func() error, error) {
 	case "mul":
 		op = func() (*tensor.Tensor, error) { return tensor.Mul(a, b) }
 		into = func(out *tensor.Tensor) error { return tensor.MulInto(out, a, b) }
-	case "prod":
+	case "add":
+		op = func() (*tensor.Tensor, error) { return tensor.Add(a, b) }
+		into = func(out *tensor.Tensor) error { return tensor.AddInto(out, a, b) }
+	case "prod", "sum":
 		opts, err := axisOptions(w.Axis)
 		if err != nil {
 			return nil, err
 		}
-		op = func() (*tensor.Tensor, error) { return tensor.Prod(a, opts...) }
-		into = func(out *tensor.Tensor) error { return tensor.ProdInto(out, a, opts...) }
+		reduce, reduceInto := tensor.Prod, tensor.ProdInto
+		if w.Op == "sum" {
+			reduce, reduceInto = tensor.Sum, tensor.SumInto
+		}
+		op = func() (*tensor.Tensor, error) { return reduce(a, opts...) }
+		into = func(out *tensor.Tensor) error { return reduceInto(out, a, opts...) }
 	default:
 		return nil, fmt.Errorf("unknown op %q", w.Op)
 	}

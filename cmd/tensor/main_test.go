@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tensor-go/tensor"
+	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/storage"
 )
 
@@ -484,6 +486,9 @@ func TestBench(t *testing.T) {
 	 {"name": "mul/float32*int32/p", "op": "mul", "a": [16], "b": [16], "dtype": "float32", "bdtype": "int32", "bytes": 192},
 	 {"name": "prod/float64/axes", "op": "prod", "a": [2, 3, 4], "axis": [0, 2], "dtype": "float64", "bytes": 192},
 	 {"name": "prod/float32/all", "op": "prod", "a": [10], "axis": null, "dtype": "float32", "bytes": 40},
+	 {"name": "add/int8/bt", "op": "add", "a": [3, 4], "b": [4, 3], "dtype": "int8", "b_transpose": true, "bytes": 36},
+	 {"name": "sum/bfloat16/axis", "op": "sum", "a": [5, 3], "axis": 1, "dtype": "bfloat16", "bytes": 30},
+	 {"name": "matmul/complex64/bt", "op": "matmul", "a": [3, 2], "b": [4, 2], "dtype": "complex64", "b_transpose": true, "flops": 192},
 	 {"name": "spmm/float32/csr", "op": "matmul", "a": [10, 10], "a_sparse": "csr", "a_nnz": 5, "b": [10, 2], "dtype": "float32", "flops": 20},
 	 {"name": "spmm/float64/coo", "op": "matmul", "a": [10, 10], "a_sparse": "coo", "a_nnz": 100, "b": [10, 2], "dtype": "float64", "flops": 400},
 	 {"name": "spmm/int32/coo", "op": "matmul", "a": [10, 10], "a_sparse": "coo", "a_nnz": 3, "b": [10, 2], "dtype": "int32", "flops": 12},
@@ -498,6 +503,7 @@ func TestBench(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSuffix(got.stdout, "\n"), "\n")
 	wantNames := []string{"matmul/float32/8x8x8", "mul/int32/t", "mul/float32*int32/p", "prod/float64/axes", "prod/float32/all",
+		"add/int8/bt", "sum/bfloat16/axis", "matmul/complex64/bt",
 		"spmm/float32/csr", "spmm/float64/coo", "spmm/int32/coo", "spgemm/float64/csr"}
 	if len(lines) != len(wantNames) {
 		t.Fatalf("bench printed %d lines, want %d:\n%s", len(lines), len(wantNames), got.stdout)
@@ -549,18 +555,64 @@ func TestEmbeddedWorkloads(t *testing.T) {
 	if err != nil || !bytes.Equal(inRepo, defaultWorkloads) {
 		t.Errorf("cmd/tensor/workloads.json differs from bench/workloads.json, which bench/peers.py reads (%v); copy it again", err)
 	}
+	checkWorkloads(t, defaultWorkloads)
+}
+
+// TestSweepWorkloads checks that bench/sweep.json, which bench/sweep.py
+// runs here and in the peers script, is understood: its names distinct,
+// and the smallest ones built and run (the rest are checked for their
+// fields, as building them all takes seconds).
+func TestSweepWorkloads(t *testing.T) {
+	data, err := os.ReadFile("../../bench/sweep.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range checkWorkloads(t, data) {
+		n := 1
+		for _, d := range append(slices.Clone(w.A), w.B...) {
+			n *= d
+		}
+		if n > 1<<14 {
+			continue
+		}
+		call, err := prepare(w, "")
+		if err == nil {
+			err = call()
+		}
+		if err != nil {
+			t.Errorf("%s: %v", w.Name, err)
+		}
+	}
+}
+
+// checkWorkloads checks every workload of a file for what benchOne needs:
+// a known op and dtypes, axes for reductions, one of flops and bytes, a
+// name of its own. It returns the workloads.
+func checkWorkloads(t *testing.T, data []byte) []workload {
+	t.Helper()
 	var file struct {
 		Workloads []workload `json:"workloads"`
 	}
-	if err := json.Unmarshal(defaultWorkloads, &file); err != nil {
+	if err := json.Unmarshal(data, &file); err != nil {
 		t.Fatal(err)
 	}
+	seen := map[string]bool{}
 	for _, w := range file.Workloads {
-		if w.Op != "matmul" && w.Op != "mul" && w.Op != "prod" {
+		if seen[w.Name] {
+			t.Errorf("%s: named twice", w.Name)
+		}
+		seen[w.Name] = true
+		switch w.Op {
+		case "matmul", "mul", "add":
+		case "prod", "sum":
+			if _, err := axisOptions(w.Axis); err != nil {
+				t.Errorf("%s: %v", w.Name, err)
+			}
+		default:
 			t.Errorf("%s: unknown op %q", w.Name, w.Op)
 		}
-		if w.Op == "prod" {
-			if _, err := axisOptions(w.Axis); err != nil {
+		for _, name := range []string{w.DType, cmp.Or(w.BDType, w.DType)} {
+			if _, err := dtype.Parse(name); err != nil {
 				t.Errorf("%s: %v", w.Name, err)
 			}
 		}
@@ -568,6 +620,7 @@ func TestEmbeddedWorkloads(t *testing.T) {
 			t.Errorf("%s: needs exactly one of flops and bytes", w.Name)
 		}
 	}
+	return file.Workloads
 }
 
 // TestDistinctPositions checks the sparse workloads' positions: n of them,
