@@ -11,7 +11,7 @@ var sink unsafe.Pointer
 // BenchmarkGet times taking a buffer, writing each of its cache lines and
 // dropping it, as an operation's result is, with the pool on and off.
 func BenchmarkGet(b *testing.B) {
-	for _, size := range []int{16 << 10, 256 << 10, 4 << 20} {
+	for _, size := range []int{16 << 10, 256 << 10, 4 << 20, 64 << 20} {
 		for _, on := range []bool{false, true} {
 			b.Run(fmt.Sprintf("%dKiB/pool=%v", size>>10, on), func(b *testing.B) {
 				old := Enabled

@@ -364,3 +364,37 @@ func TestPutKeepsSmallBuffers(t *testing.T) {
 		t.Fatalf("a buffer below MinReleased has class %d, want 0", c)
 	}
 }
+
+// TestFreshBuffersZeroedOnRequest checks that memory asked for zeroed is
+// zero even where the pool allocates uncleared memory for other requests:
+// uncleared buffers are scribbled on and dropped, the collector frees
+// them, and new ones, a class's own and untracked ones, must read as zero.
+func TestFreshBuffersZeroedOnRequest(t *testing.T) {
+	reset()
+	const size = 4 << 20
+	for range 4 {
+		fill(fresh(size, false), size, 0xff)
+	}
+	runtime.GC()
+	check := func(what string, p unsafe.Pointer) {
+		t.Helper()
+		for i, b := range unsafe.Slice((*byte)(p), size) {
+			if b != 0 {
+				t.Fatalf("byte %d of %s asked zeroed is %#x", i, what, b)
+			}
+		}
+	}
+	check("a fresh buffer", fresh(size, true))
+	var kept []unsafe.Pointer
+	for i := range classBudget/size + 2 {
+		p, class := Take(size, true)
+		what := "a new buffer of a class"
+		if class == 0 {
+			what = "an untracked buffer"
+		}
+		check(what, p)
+		fill(p, size, byte(i+1))
+		kept = append(kept, p)
+	}
+	runtime.KeepAlive(kept)
+}
