@@ -92,7 +92,11 @@ func plan[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) 
 		return job[T]{}, false
 	}
 	j := newJob(kern, m, n, k, a, b, c)
-	if strip := n % kern.nr; smallStrips && strip > 0 && n > kern.nr && kern.round == nil {
+	// The strip sums over the whole of K in one pass, the tiles over kc
+	// blocks rounded into C in turn: only with one K block are the strip's
+	// bits the tiles' (and TF32's, whose blocked path has no strip; the
+	// NEON kernels' kc of 192 made TestMulTF32 differ at k = 500).
+	if strip := n % kern.nr; smallStrips && strip > 0 && n > kern.nr && k <= kern.kc && kern.round == nil {
 		if small := smallFor(m, strip, k, b, c); small != nil {
 			j.strip, j.stripKern = strip, small
 		}

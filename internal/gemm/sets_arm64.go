@@ -9,6 +9,8 @@ import "github.com/tensor-go/tensor/internal/kernels"
 func init() {
 	neon := goSet
 	neon.f32, neon.f64 = neonKernelF32, neonKernelF64
+	neon.smallF32, neon.smallWidthF32 = smallF32NEON, smallWidthF32NEON
+	neon.smallF64, neon.smallWidthF64 = smallF64NEON, smallWidthF64NEON
 	neon.gemvF32, neon.gemvF64 = gemvNEONF32, gemvNEONF64
 	neon.f16ToF32s = f16ToF32sNEON
 	// Four-lane vectors: a quarter of the AVX-512 kernels' work per

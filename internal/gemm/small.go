@@ -116,3 +116,7 @@ var (
 	smallGoI32 smallKernel[int32]   = smallGo[int32]
 	smallGoI64 smallKernel[int64]   = smallGo[int64]
 )
+
+// inside reports whether x.Off indexes an element of x.Data (the assembly
+// small kernels take base pointers there).
+func inside[T any](x Matrix[T]) bool { return x.Off >= 0 && x.Off < len(x.Data) }

@@ -50,6 +50,3 @@ var (
 	smallF32AVX512K = smallAsm(smallF32AVX512, smallF32AVX512Y)
 	smallF64AVX512K = smallAsm(smallF64AVX512, smallF64AVX512Y)
 )
-
-// inside reports whether x.Off indexes an element of x.Data.
-func inside[T any](x Matrix[T]) bool { return x.Off >= 0 && x.Off < len(x.Data) }

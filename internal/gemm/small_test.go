@@ -10,10 +10,10 @@ import (
 // checkSmallEdges runs a small kernel against smallGo at every m from 0 to
 // three row tiles, every n it takes and every k from 0 to three K unrolls
 // (4), with NaN, ±Inf and −0 among the inputs, A in every layout, and
-// guard elements around and between the C matrices. When ref is not nil
-// (another ISA's kernel for the same type) the results must also equal
-// ref's bit for bit: both fuse the same multiply-adds in the same order.
-func checkSmallEdges[T Elem](t *testing.T, k smallUnderTest[T], ref smallKernel[T]) {
+// guard elements around and between the C matrices. The results must also
+// equal smallFused's bit for bit: every assembly small kernel, on every
+// architecture, fuses the same multiply-adds in the same order.
+func checkSmallEdges[T float32 | float64](t *testing.T, k smallUnderTest[T]) {
 	rng := rand.New(rand.NewPCG(46, uint64(k.width)))
 	gen := func(n int) []T { return fill[T](rng, n, true) }
 	for m := 0; m <= 3*k.rows+1; m++ {
@@ -44,17 +44,14 @@ func checkSmallEdges[T Elem](t *testing.T, k smallUnderTest[T], ref smallKernel[
 						t.Fatalf("%s m=%d n=%d k=%d A %v: element %d = %v, Go twin %v", k.name, m, n, kk, al, i, cData[i], want.Data[i])
 					}
 				}
-				if ref == nil {
-					continue
+				fused := append([]T(nil), want.Data...)
+				for i := range fused {
+					fused[i] = sentinel[T]()
 				}
-				refData := append([]T(nil), want.Data...)
-				for i := range refData {
-					refData[i] = sentinel[T]()
-				}
-				ref(m, n, kk, a, b, Matrix[T]{refData, guard, crs, 1}, aOffs, bOffs, cOffs)
+				smallFused(m, n, kk, a, b, Matrix[T]{fused, guard, crs, 1}, aOffs, bOffs, cOffs)
 				for i := range cData {
-					if !sameBits(cData[i], refData[i]) {
-						t.Fatalf("%s m=%d n=%d k=%d A %v: element %d = %v, reference kernel %v", k.name, m, n, kk, al, i, cData[i], refData[i])
+					if !sameBits(cData[i], fused[i]) {
+						t.Fatalf("%s m=%d n=%d k=%d A %v: element %d = %v, fused reference %v", k.name, m, n, kk, al, i, cData[i], fused[i])
 					}
 				}
 			}
@@ -73,22 +70,13 @@ func sameBits[T Elem](x, y T) bool {
 }
 
 // TestSmallKernelSets checks every small kernel this CPU can run at its
-// tile edges, and against the first (the AVX-512 one) bit for bit.
+// tile edges, and against the fused reference bit for bit.
 func TestSmallKernelSets(t *testing.T) {
-	f32, f64 := smallKernelsF32(), smallKernelsF64()
-	for i, k := range f32 {
-		var ref smallKernel[float32]
-		if i > 0 && f32[0].width >= k.width {
-			ref = f32[0].kern
-		}
-		checkSmallEdges(t, k, ref)
+	for _, k := range smallKernelsF32() {
+		checkSmallEdges(t, k)
 	}
-	for i, k := range f64 {
-		var ref smallKernel[float64]
-		if i > 0 && f64[0].width >= k.width {
-			ref = f64[0].kern
-		}
-		checkSmallEdges(t, k, ref)
+	for _, k := range smallKernelsF64() {
+		checkSmallEdges(t, k)
 	}
 }
 
