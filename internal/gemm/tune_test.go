@@ -159,3 +159,60 @@ func BenchmarkTuneThreads(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTuneAVX2 times the AVX2 kernels' blocks ([kc mc nc]) at 1024³
+// on one goroutine, reading A in place (the default) and packed ("/packA").
+func BenchmarkTuneAVX2(b *testing.B) {
+	run := func(name string, k32 *kernel[float32], k64 *kernel[float64], rowA bool) {
+		if rowA {
+			k32.withRowA(avx2KernelF32.microRowA, avx2KernelF32.microRowA4)
+			k64.withRowA(avx2KernelF64.microRowA, avx2KernelF64.microRowA4)
+		} else {
+			name += "/packA"
+		}
+		for _, size := range []int{256, 1024, 2048} {
+			b.Run(fmt.Sprintf("f32/%d/%s", size, name), func(b *testing.B) {
+				saved := active.f32
+				active.f32 = k32
+				defer func() { active.f32 = saved }()
+				benchMul[float32](b, size, size, size, 1)
+			})
+			b.Run(fmt.Sprintf("f64/%d/%s", size, name), func(b *testing.B) {
+				saved := active.f64
+				active.f64 = k64
+				defer func() { active.f64 = saved }()
+				benchMul[float64](b, size, size, size, 1)
+			})
+		}
+	}
+	for _, p := range [][3]int{{512, 120, 512}, {384, 144, 640}, {256, 168, 960}} {
+		for _, rowA := range []bool{true} {
+			k32 := newKernel("t", 6, 16, p[0], p[1], p[2], avx2KernelF32.micro)
+			k64 := newKernel("t", 6, 8, p[0]/2*2, p[1], p[2], avx2KernelF64.micro)
+			run(fmt.Sprint(p), k32, k64, rowA)
+		}
+	}
+}
+
+// BenchmarkTuneThreadsForced is BenchmarkTuneThreads with the threshold
+// lifted, so that t2 really splits every product.
+func BenchmarkTuneThreadsForced(b *testing.B) {
+	saved := active.minFlopsPerThread
+	active.minFlopsPerThread = 1
+	defer func() { active.minFlopsPerThread = saved }()
+	for _, s := range []int{48, 64, 80, 96} {
+		for _, th := range []int{1, 2} {
+			b.Run(fmt.Sprintf("f32/%d/t%d", s, th), func(b *testing.B) { benchMul[float32](b, s, s, s, th) })
+			b.Run(fmt.Sprintf("f64/%d/t%d", s, th), func(b *testing.B) { benchMul[float64](b, s, s, s, th) })
+		}
+	}
+}
+
+// BenchmarkTuneOdd times odd sizes on one goroutine, to compare their
+// GFLOP per CPU-second with the even ones' (edge tiles, strips, blocks).
+func BenchmarkTuneOdd(b *testing.B) {
+	for _, s := range [][3]int{{100, 100, 100}, {127, 129, 65}, {384, 384, 384}, {1000, 1000, 1000}, {1024, 1024, 1024}, {1000, 64, 1000}} {
+		b.Run(fmt.Sprintf("f32/%dx%dx%d", s[0], s[1], s[2]), func(b *testing.B) { benchMul[float32](b, s[0], s[1], s[2], 1) })
+		b.Run(fmt.Sprintf("f64/%dx%dx%d", s[0], s[1], s[2]), func(b *testing.B) { benchMul[float64](b, s[0], s[1], s[2], 1) })
+	}
+}
