@@ -127,3 +127,45 @@ func TestExclusiveProdMulShapesAndDTypes(t *testing.T) {
 		t.Fatalf("fused ExclusiveProdMul = %v, want %v", v, want)
 	}
 }
+
+// The blocked column passes give the generic passes' bits whatever the
+// blocks: with blocks of eight rows, groups of a few blocks and a
+// remainder, strips with a narrow last one, zeros, infinities and NaN
+// inside and across blocks, with and without the factor.
+func TestExclusiveBlockedMatchesGeneric(t *testing.T) {
+	old := blockedPanel
+	blockedPanel = 1 // eight rows a block
+	defer func() { blockedPanel = old }()
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, dt := range []DType{Float32, Float64} {
+		for _, s := range [][]int{{8, 64}, {9, 64}, {7, 65}, {17, 600}, {40, 513}, {2, 33, 100}, {3, 25, 1100}} {
+			n := 1
+			for _, d := range s {
+				n *= d
+			}
+			x := Must(Must(FromSlice(sprinkled(rng, n), s...)).AsType(dt))
+			axis := len(s) - 2
+			_, g := groupLayout(s, func() []bool { m := make([]bool, len(s)); m[axis] = true; return m }())
+			if g.inner < blockedMinWidth {
+				t.Fatalf("shape %v: inner %d does not take the blocked passes", s, g.inner)
+			}
+			want := Must(exclusiveInto(x, g))
+			gs := Must(Prod(x, Axis(axis)))
+			gv := Must(Must(FromSlice(sprinkled(rng, gs.Size()), gs.Shape()...)).AsType(dt))
+			kept := x.Shape()
+			kept[axis] = 1
+			wantMul := Must(Mul(Must(gv.Reshape(kept...)), want))
+			for _, procs := range []int{1, 3} {
+				prev := runtime.GOMAXPROCS(procs)
+				got, err := ExclusiveProd(x, Axis(axis))
+				gotMul, errMul := ExclusiveProdMul(x, gv, Axis(axis))
+				runtime.GOMAXPROCS(prev)
+				if err != nil || errMul != nil {
+					t.Fatal(err, errMul)
+				}
+				sameBits(t, "blocked ExclusiveProd "+dt.String()+" "+shapeName(s, axis, procs), got, want)
+				sameBits(t, "blocked ExclusiveProdMul "+dt.String()+" "+shapeName(s, axis, procs), gotMul, wantMul)
+			}
+		}
+	}
+}
