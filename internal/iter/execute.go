@@ -8,7 +8,8 @@ import "unsafe"
 // they are written from several goroutines.
 //
 // A plan whose inputs are read against the output's memory order is
-// walked in tiles (see tiling). Otherwise a plan of several runs is split
+// walked in tiles (see tiling), one of short runs in blocks of many runs
+// (see blocking). Otherwise a plan of several runs is split
 // by runs, and a plan of one run into parts of it aligned to 64 elements
 // (whole cache lines for every element size).
 //
@@ -22,6 +23,10 @@ func (p *Plan) Execute(bases []unsafe.Pointer, sizes []int, w int, newKernel fun
 	}
 	if t, ok := p.tiling(sizes, w); ok {
 		Parallel(t.units, w, func(lo, hi int) { t.walk(bases, lo, hi, newKernel()) })
+		return
+	}
+	if b, ok := p.blocking(sizes, w); ok {
+		Parallel(b.units, w, func(lo, hi int) { b.walk(bases, lo, hi, newKernel()) })
 		return
 	}
 	if w <= 1 {

@@ -8,11 +8,19 @@ import (
 
 // shrinkTiles makes tiles of three runs of five elements (for 4-byte
 // elements) and tiles dimensions from three elements up, so that small
-// shapes cross tile edges in both directions.
+// shapes cross tile edges in both directions; and blocks of short runs of
+// about ten elements from two rows up, gathering inputs for runs of up to
+// four, so that small shapes cross block edges and take every way an
+// operand is passed.
 func shrinkTiles(t *testing.T) {
 	b, c, m := tileBytes, tileCols, minTiled
-	t.Cleanup(func() { tileBytes, tileCols, minTiled = b, c, m })
+	e, r, g := blockElems, minBlockRows, shortGatherRun
+	t.Cleanup(func() {
+		tileBytes, tileCols, minTiled = b, c, m
+		blockElems, minBlockRows, shortGatherRun = e, r, g
+	})
 	tileBytes, tileCols, minTiled = 12, 5, 3
+	blockElems, minBlockRows, shortGatherRun = 10, 2, 4
 }
 
 const (
@@ -64,7 +72,7 @@ func outputStrides(r *rand.Rand, shape []int) []int {
 func TestExecuteComputesEveryElementOnce(t *testing.T) {
 	shrinkTiles(t)
 	r := rand.New(rand.NewPCG(3, 4))
-	tiled := 0
+	tiled, blocked := 0, 0
 	for trial := range 3000 {
 		rank := r.IntN(5)
 		shape := make([]int, rank)
@@ -83,6 +91,8 @@ func TestExecuteComputesEveryElementOnce(t *testing.T) {
 		p := NewPlan(shape, strides...)
 		if _, ok := p.tiling(sizes, 1); ok {
 			tiled++
+		} else if _, ok := p.blocking(sizes, 1); ok {
+			blocked++
 		}
 		// Inputs hold their own byte offsets; the output starts as zeros
 		// where the plan should write and sentinels everywhere else.
@@ -119,8 +129,61 @@ func TestExecuteComputesEveryElementOnce(t *testing.T) {
 			}
 		}
 	}
-	if tiled < 100 {
-		t.Fatalf("only %d of the plans were tiled", tiled)
+	if tiled < 100 || blocked < 100 {
+		t.Fatalf("only %d of the plans were tiled and %d blocked", tiled, blocked)
+	}
+}
+
+// TestBlockedShortRuns checks blocked walks at their real sizes: a row
+// broadcast of runs of 3 (repeated), a column broadcast and a transposed
+// input (gathered), a plan of an outer dimension whose repeated row moves
+// with it, each on one and two goroutines, with partial last blocks.
+func TestBlockedShortRuns(t *testing.T) {
+	const rows, cols = 1001, 3
+	in := make([]int32, 4*rows*cols)
+	for i := range in {
+		in[i] = int32(4 * i)
+	}
+	for _, c := range []struct {
+		name   string
+		shape  []int
+		in     []int // strides of the input in bytes
+		offset func(idx []int) int
+	}{
+		{"row", []int{rows, cols}, []int{0, 4}, func(i []int) int { return 4 * i[1] }},
+		{"column", []int{rows, cols}, []int{4, 0}, func(i []int) int { return 4 * i[0] }},
+		{"transposed", []int{rows, cols}, []int{4, 4 * rows}, func(i []int) int { return 4 * (i[0] + rows*i[1]) }},
+		{"outer", []int{3, rows, cols}, []int{4 * cols, 0, 4}, func(i []int) int { return 4 * (cols*i[0] + i[2]) }},
+	} {
+		n := 1
+		for _, d := range c.shape {
+			n *= d
+		}
+		outStrides := make([]int, len(c.shape))
+		for d, step := len(c.shape)-1, 8; d >= 0; d-- {
+			outStrides[d], step = step, step*c.shape[d]
+		}
+		p := NewPlan(c.shape, outStrides, c.in)
+		if _, ok := p.blocking([]int{8, 4}, 1); !ok {
+			t.Fatalf("%s: plan %v %v is not blocked", c.name, p.shape, p.strides)
+		}
+		for _, w := range []int{1, 2} {
+			out := make([]int64, n+2)
+			out[0], out[n+1] = sentinel, sentinel
+			p.Execute([]unsafe.Pointer{unsafe.Pointer(&out[1]), unsafe.Pointer(&in[0])}, []int{8, 4}, w, func() Kernel { return encoder })
+			idx := make([]int, len(c.shape))
+			for e := range n {
+				for d, rest := len(c.shape)-1, e; d >= 0; d-- {
+					idx[d], rest = rest%c.shape[d], rest/c.shape[d]
+				}
+				if got, want := out[1+e], encode([]int{c.offset(idx)}); got != want {
+					t.Fatalf("%s w=%d: out%v = %x, want %x", c.name, w, idx, got, want)
+				}
+			}
+			if out[0] != sentinel || out[n+1] != sentinel {
+				t.Fatalf("%s w=%d: a write outside the output", c.name, w)
+			}
+		}
 	}
 }
 
@@ -208,7 +271,13 @@ func TestWalksAllocateNothing(t *testing.T) {
 	if !tiled {
 		t.Fatalf("plan %v %v is not tiled", p.Shape(), p.strides)
 	}
+	short := NewPlan([]int{100, 3}, []int{12, 4}, []int{0, 4}, []int{4, 0})
+	b, blocked := short.blocking([]int{4, 4, 4}, 1)
+	if !blocked {
+		t.Fatalf("plan %v %v is not blocked", short.Shape(), short.strides)
+	}
 	for name, f := range map[string]func(){
+		"blocks":   func() { b.walk(bases[:3], 0, b.units, nop) },
 		"RunRange": func() { p.RunRange(bases, 1, p.Runs(), nop) },
 		"RunChunk": func() { p.RunChunk(bases, 3, 16, nop) },
 		"tiles":    func() { t2.walk(bases, 0, t2.units, nop) },
