@@ -76,6 +76,16 @@ func Run(dst unsafe.Pointer, dt dtype.DType, ds int, src unsafe.Pointer, st dtyp
 	table[dt][st](dst, ds, src, ss, n)
 }
 
+// HalfToFloat32 widens len(dst) float16 bit patterns from src (at least
+// as long) to float32 through the active kernel set (F16C, NEON FCVTL or
+// the twin, all the same bits): exact, a NaN quietened with its payload
+// kept. internal/gemm widens its packed float16 blocks with it.
+func HalfToFloat32(dst []float32, src []uint16) { active.halfToFloat32(dst, src) }
+
+// BrainToFloat32 is HalfToFloat32 for bfloat16 bit patterns (exact: they
+// are a float32's upper half).
+func BrainToFloat32(dst []float32, src []uint16) { active.brainToFloat32(dst, src) }
+
 // Kernel returns the conversion for one dtype pair, for callers that run
 // many short runs of the same pair and want to skip the lookup; it is the
 // function Run calls. It panics on an invalid dtype, like Run.

@@ -1,5 +1,7 @@
 package gemm
 
+import "github.com/tensor-go/tensor/internal/cast"
+
 // HalfFormat names the 16-bit floating-point layout of MulHalf's operands.
 type HalfFormat int
 
@@ -78,10 +80,11 @@ func (ws *workspace[T]) staging(n int) []uint16 {
 	return ws.half[:n]
 }
 
-// halfConverter returns the dispatched conversion for format f.
+// halfConverter returns the conversion for format f: internal/cast's,
+// dispatched on its kernel set (the widening kernels live there only).
 func halfConverter(f HalfFormat) func(dst []float32, src []uint16) {
 	if f == BFloat16 {
-		return bf16ToF32s
+		return cast.BrainToFloat32
 	}
-	return active.f16ToF32s
+	return cast.HalfToFloat32
 }

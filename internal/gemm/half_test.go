@@ -6,47 +6,57 @@ import (
 	"testing"
 )
 
-// TestF16ToF32 checks the Go conversion of every float16 against the value
-// computed from its fields in float64, and the dispatched (F16C) conversion
-// against the Go twin bit for bit, with guards after the output.
-func TestF16ToF32(t *testing.T) {
+// TestHalfConverters checks the conversions MulHalf packs with (internal/
+// cast's, on its active kernel set) on every float16 and bfloat16 bit
+// pattern against the value computed from the fields in float64, for
+// several lengths and offsets, with guards after the output.
+func TestHalfConverters(t *testing.T) {
 	src := make([]uint16, 1<<16)
 	for i := range src {
 		src[i] = uint16(i)
-		h := uint16(i)
-		exp, mant := int(h>>10&0x1f), float64(h&0x3ff)
-		var want float64
+	}
+	value := func(f HalfFormat, h uint16) float64 {
+		mbits := 10
+		if f == BFloat16 {
+			mbits = 7
+		}
+		emax := 1<<(15-mbits) - 1
+		bias := emax >> 1
+		exp, mant := int(h>>mbits)&emax, float64(int(h)&(1<<mbits-1))
+		var v float64
 		switch {
-		case exp == 0x1f && mant != 0:
-			want = math.NaN()
-		case exp == 0x1f:
-			want = math.Inf(1)
+		case exp == emax && mant != 0:
+			v = math.NaN()
+		case exp == emax:
+			v = math.Inf(1)
 		case exp == 0:
-			want = math.Ldexp(mant, -24)
+			v = math.Ldexp(mant, 1-bias-mbits)
 		default:
-			want = math.Ldexp(1+mant/1024, exp-15)
+			v = math.Ldexp(1+mant/float64(int(1)<<mbits), exp-bias)
 		}
 		if h>>15 == 1 {
-			want = -want
+			v = -v
 		}
-		got := f16ToF32(h)
-		if !(float64(got) == want && math.Signbit(float64(got)) == math.Signbit(want) || math.IsNaN(want) && got != got) {
-			t.Fatalf("f16ToF32(%#04x) = %v, want %v", h, got, want)
-		}
+		return v
 	}
-	for _, n := range []int{0, 1, 31, 32, 33, 95, 1 << 16} {
-		for off := 0; off < 8; off += 3 {
-			s := src[off:min(off+n, len(src))]
-			got := make([]float32, len(s)+guard)
-			want := make([]float32, len(s)+guard)
-			for i := range got {
-				got[i], want[i] = 7, 7
-			}
-			active.f16ToF32s(got[:len(s)], s)
-			f16ToF32sGo(want[:len(s)], s)
-			for i := range got {
-				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-					t.Fatalf("n=%d off=%d: element %d = %#x, Go twin %#x", n, off, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
+	for _, f := range []HalfFormat{Float16, BFloat16} {
+		convert := halfConverter(f)
+		for _, n := range []int{0, 1, 7, 8, 31, 33, 95, 1 << 16} {
+			for off := 0; off < 8; off += 3 {
+				s := src[off:min(off+n, len(src))]
+				got := make([]float32, len(s)+guard)
+				for i := range got {
+					got[i] = 7
+				}
+				convert(got[:len(s)], s)
+				for i, g := range got {
+					want := 7.0
+					if i < len(s) {
+						want = value(f, s[i])
+					}
+					if !(float64(g) == want && math.Signbit(float64(g)) == math.Signbit(want) || math.IsNaN(want) && g != g) {
+						t.Fatalf("format %d n=%d off=%d: element %d = %v, want %v", f, n, off, i, g, want)
+					}
 				}
 			}
 		}

@@ -18,8 +18,3 @@
 // FADDP Sd, Vn.2S and FADDP Dd, Vn.2D: the sum of the two low lanes.
 #define FADDPS2(d, n) WORD $(0x7E30D800 | ((n)<<5) | (d))
 #define FADDPD2(d, n) WORD $(0x7E70D800 | ((n)<<5) | (d))
-
-// FCVTL Vd.4S, Vn.4H and FCVTL2 Vd.4S, Vn.8H: the low and the high four
-// float16 of Vn widened to float32 (exact; signalling NaNs come out quiet).
-#define FCVTL(d, n) WORD $(0x0E217800 | ((n)<<5) | (d))
-#define FCVTL2(d, n) WORD $(0x4E217800 | ((n)<<5) | (d))

@@ -8,7 +8,7 @@ import (
 
 // kernelSet is everything this package takes from one kernel set: the
 // micro-kernels with their tiles and blocking, the small-matrix kernels,
-// the matrix-vector helpers and the conversion and copy helpers. The Go
+// the matrix-vector helpers and the copy helpers. The Go
 // twins make up the generic entry (goSet); sets_amd64.go builds the entry
 // of each x86 set from the one below it, replacing what it has kernels
 // for.
@@ -33,8 +33,6 @@ type kernelSet struct {
 	// (pack.go).
 	copyRows128 func(dst, src unsafe.Pointer, rows, stride int)
 	copyRows64  func(dst, src unsafe.Pointer, rows, stride int)
-	// f16ToF32s converts float16 bits to float32 (half.go).
-	f16ToF32s func(dst []float32, src []uint16)
 
 	// minFlopsPerThread is the work (multiply-adds) from which a product
 	// gets a second goroutine: about 8 µs of one core on the set's
@@ -49,7 +47,6 @@ var goSet = kernelSet{
 	gemvF32: gemvGo[float32](), gemvF64: gemvGo[float64](),
 	copyRows128: copyRows128Go,
 	copyRows64:  copyRows64Go,
-	f16ToF32s:   f16ToF32sGo,
 	// The Go kernels run at about an eighth of the AVX-512 ones.
 	minFlopsPerThread: avx512MinFlopsPerThread / 8,
 }

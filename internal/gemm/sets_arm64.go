@@ -12,7 +12,6 @@ func init() {
 	neon.smallF32, neon.smallWidthF32 = smallF32NEON, smallWidthF32NEON
 	neon.smallF64, neon.smallWidthF64 = smallF64NEON, smallWidthF64NEON
 	neon.gemvF32, neon.gemvF64 = gemvNEONF32, gemvNEONF64
-	neon.f16ToF32s = f16ToF32sNEON
 	// Four-lane vectors: a quarter of the AVX-512 kernels' work per
 	// instruction (not measured: no arm64 machine here).
 	neon.minFlopsPerThread = avx512MinFlopsPerThread / 4
