@@ -44,9 +44,9 @@ func addKernel(dt dtype.DType) iter.Kernel {
 	case dtype.BFloat16:
 		return halfKernel(vec.AddBF16, vec.AddScalarBF16, bf16ToF32, f32ToBF16, addF32)
 	case dtype.Complex64:
-		return loopKernel(addLoop[complex64])
+		return realKernel(addParts[complex64](vec.AddF32), addScalarLoop[complex64], addLoop[complex64])
 	case dtype.Complex128:
-		return loopKernel(addLoop[complex128])
+		return realKernel(addParts[complex128](vec.AddF64), addScalarLoop[complex128], addLoop[complex128])
 	}
 	return nil
 }
@@ -67,6 +67,22 @@ func addF32(x, y float32) float32 { return x + y }
 func addLoop[T number | ~complex64 | ~complex128](d, a, b unsafe.Pointer, sd, sa, sb, n int) {
 	for i := range n {
 		*at[T](d, i, sd) = *at[T](a, i, sa) + *at[T](b, i, sb)
+	}
+}
+
+// addParts adds contiguous complex runs as float runs of twice their
+// length: a complex sum is the sums of its parts.
+func addParts[C ~complex64 | ~complex128, F ~float32 | ~float64](f func(dst, a, b []F)) func(dst, a, b []C) {
+	return func(dst, a, b []C) {
+		parts := func(c []C) []F { return unsafe.Slice((*F)(unsafe.Pointer(unsafe.SliceData(c))), 2*len(c)) }
+		f(parts(dst), parts(a), parts(b))
+	}
+}
+
+func addScalarLoop[T ~complex64 | ~complex128](dst, a []T, s T) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] + s
 	}
 }
 

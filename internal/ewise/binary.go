@@ -82,8 +82,9 @@ type stridedLoop func(d, a, b unsafe.Pointer, sd, sa, sb, n int)
 // realKernel builds the kernel of a number type with fast (vec) versions
 // of the contiguous run and the run against a broadcast scalar, and loop
 // for everything else. The operations here commute (for every real type,
-// NaN included), so a scalar on either side takes fastScalar.
-func realKernel[T number](fast func(dst, a, b []T), fastScalar func(dst, a []T, s T), loop stridedLoop) iter.Kernel {
+// NaN included; a complex product's parts are the same rounded products
+// summed alike), so a scalar on either side takes fastScalar.
+func realKernel[T number | ~complex64 | ~complex128](fast func(dst, a, b []T), fastScalar func(dst, a []T, s T), loop stridedLoop) iter.Kernel {
 	return func(ptrs []unsafe.Pointer, strides []int, n int) {
 		size := int(unsafe.Sizeof(*new(T)))
 		d, a, b := ptrs[0], ptrs[1], ptrs[2]

@@ -45,7 +45,7 @@ func mulKernel(dt dtype.DType) iter.Kernel {
 	case dtype.BFloat16:
 		return halfKernel(vec.MulBF16, vec.MulScalarBF16, bf16ToF32, f32ToBF16, mulF32)
 	case dtype.Complex64:
-		return loopKernel(cmulLoop64)
+		return realKernel(vec.MulC64, vec.MulScalarC64, cmulLoop64)
 	case dtype.Complex128:
 		return loopKernel(cmulLoop128)
 	}
