@@ -210,6 +210,7 @@ func reduceRun(r *ewise.Reduction, out, x *Tensor, mask []bool, rd DType) error 
 		switch d, blocks := reduceBlocks(x, mask, n); {
 		case n == 1:
 			reduceAll(r, x, accType, bases, accStrides, xStrides)
+		case reduceShort(r, x, accType, mask, bases, accStrides, xStrides): // done there when short axes are innermost
 		case outer != nil:
 			reduceTwoStage(r, x, accType, n, m, outer, bases, accStrides, xStrides)
 		case blocks > 1:

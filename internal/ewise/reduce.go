@@ -20,6 +20,7 @@ type Reduction struct {
 
 	kernels     [numDTypes]iter.Kernel
 	rows        [numDTypes]RowsKernel
+	segments    *[numDTypes]SegmentsKernel // see withSegments
 	accumulator func(dtype.DType) dtype.DType
 	fill        func(dt dtype.DType, p unsafe.Pointer, n int, empty bool)
 }

@@ -1,0 +1,366 @@
+package ewise
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/tensor-go/tensor/dtype"
+)
+
+// MaxSegment is the longest segment a SegmentsKernel takes. Up to it the
+// canonical order of vec's folds (32 lanes, folded pairwise) is a tree of
+// at most 16 leaves that the kernels write out; a longer run is worth the
+// run kernel's call.
+const MaxSegment = 16
+
+// SegmentsKernel folds n short segments of x, each into one accumulator:
+// accumulator i (at acc + i·sacc bytes, of the Accumulator dtype) takes
+// segment i, seg ≤ MaxSegment elements that start at x + i·sx bytes and lie
+// sseg bytes apart. It computes what the run kernel computes with each
+// segment as a run into one accumulator (acc stride 0), in the same order,
+// so results are the same bit for bit; it only saves the call per segment,
+// which for a reduction over a last axis of length 3 was nine tenths of
+// the time.
+type SegmentsKernel func(acc, x unsafe.Pointer, sacc, sx, n, seg, sseg int)
+
+// Segments returns the SegmentsKernel for input dtype dt, or nil when dt
+// has none.
+func (r *Reduction) Segments(dt dtype.DType) SegmentsKernel {
+	if !dt.Valid() || r.segments == nil {
+		return nil
+	}
+	return r.segments[dt]
+}
+
+// withSegments fills r's table of segment kernels from table.
+func (r *Reduction) withSegments(table func(dtype.DType) SegmentsKernel) *Reduction {
+	r.segments = new([numDTypes]SegmentsKernel)
+	for _, dt := range dtype.All {
+		r.segments[dt] = table(dt)
+	}
+	return r
+}
+
+// prodSegments is Prod's table of segment kernels.
+func prodSegments(dt dtype.DType) SegmentsKernel {
+	switch dt {
+	case dtype.Bool:
+		return loopSegments(prodBoolLoop)
+	case dtype.Int8:
+		return prodIntSegments[int8, int32]
+	case dtype.Uint8:
+		return prodIntSegments[uint8, uint32]
+	case dtype.Int16:
+		return prodIntSegments[int16, int32]
+	case dtype.Uint16:
+		return prodIntSegments[uint16, uint32]
+	case dtype.Int32:
+		return prodIntSegments[int32, int32]
+	case dtype.Uint32:
+		return prodIntSegments[uint32, uint32]
+	case dtype.Int64:
+		return prodIntSegments[int64, int64]
+	case dtype.Uint64:
+		return prodIntSegments[uint64, uint64]
+	case dtype.Float32:
+		return prodFloatSegments[float32](prodLoop[float32, float64])
+	case dtype.Float64:
+		return prodFloatSegments[float64](prodLoop[float64, float64])
+	case dtype.Float16:
+		return halfSegments(dt, true, prodHalfLoop(f16ToF32))
+	case dtype.BFloat16:
+		return halfSegments(dt, true, prodHalfLoop(bf16ToF32))
+	case dtype.Complex64:
+		return complexProdSegments[complex64]
+	case dtype.Complex128:
+		return complexProdSegments[complex128]
+	}
+	return nil
+}
+
+// sumSegments is Sum's table of segment kernels.
+func sumSegments(dt dtype.DType) SegmentsKernel {
+	switch dt {
+	case dtype.Bool:
+		return sumIntSegments[uint8, int32] // bool bytes are 0 or 1
+	case dtype.Int8:
+		return sumIntSegments[int8, int32]
+	case dtype.Uint8:
+		return sumIntSegments[uint8, uint32]
+	case dtype.Int16:
+		return sumIntSegments[int16, int32]
+	case dtype.Uint16:
+		return sumIntSegments[uint16, uint32]
+	case dtype.Int32:
+		return sumIntSegments[int32, int32]
+	case dtype.Uint32:
+		return sumIntSegments[uint32, uint32]
+	case dtype.Int64:
+		return sumIntSegments[int64, int64]
+	case dtype.Uint64:
+		return sumIntSegments[uint64, uint64]
+	case dtype.Float32:
+		return sumFloatSegments[float32](sumLoop[float32, float64])
+	case dtype.Float64:
+		return sumFloatSegments[float64](sumLoop[float64, float64])
+	case dtype.Float16:
+		return halfSegments(dt, false, sumHalfLoop(f16ToF32))
+	case dtype.BFloat16:
+		return halfSegments(dt, false, sumHalfLoop(bf16ToF32))
+	case dtype.Complex64:
+		return complexSumSegments[complex64]
+	case dtype.Complex128:
+		return complexSumSegments[complex128]
+	}
+	return nil
+}
+
+// loopSegments runs a reduction's plain loop once per segment: the run
+// kernel's own path for the dtypes and layouts that have no vec kernel.
+func loopSegments(loop reduceLoop) SegmentsKernel {
+	return func(acc, x unsafe.Pointer, sacc, sx, n, seg, sseg int) {
+		for i := range n {
+			loop(unsafe.Add(acc, i*sacc), unsafe.Add(x, i*sx), 0, sseg, seg)
+		}
+	}
+}
+
+// prodIntSegments multiplies integer segments into their accumulators.
+// Wrapping products have the same bits in any order, vec's lanes included.
+func prodIntSegments[X, A integer](acc, x unsafe.Pointer, sacc, sx, n, seg, sseg int) {
+	for i := range n {
+		a, s := at[A](acc, i, sacc), unsafe.Add(x, i*sx)
+		p := *a
+		for j := range seg {
+			p *= A(*at[X](s, j, sseg))
+		}
+		*a = p
+	}
+}
+
+// sumIntSegments is prodIntSegments for the sum.
+func sumIntSegments[X, A integer](acc, x unsafe.Pointer, sacc, sx, n, seg, sseg int) {
+	for i := range n {
+		a, s := at[A](acc, i, sacc), unsafe.Add(x, i*sx)
+		p := *a
+		for j := range seg {
+			p += A(*at[X](s, j, sseg))
+		}
+		*a = p
+	}
+}
+
+// The float kernels. A contiguous run goes to vec, whose order puts
+// element j in lane j (lanes start at the identity) and folds the lanes
+// pairwise: lane j with lane j+16, then j+8, j+4, j+2, j+1. For a run of
+// seg ≤ 16 elements the lanes past seg hold the identity, an exact no-op
+// on every value (NaN stays NaN), so the result is the tree that pairing
+// makes of the seg elements: ((x0 x2) x1) for three, ((x0 x2)(x1 x3))
+// for four; the accumulator then takes it with one more operation. A
+// strided run goes to the plain loop, one element after another, and so
+// do these kernels.
+
+// prodFloatSegments multiplies segments of T into float64 accumulators.
+func prodFloatSegments[T float32 | float64](loop reduceLoop) SegmentsKernel {
+	return func(acc, x unsafe.Pointer, sacc, sx, n, seg, sseg int) {
+		if !UseVec || sseg != int(unsafe.Sizeof(T(0))) {
+			loopSegments(loop)(acc, x, sacc, sx, n, seg, sseg)
+			return
+		}
+		prodTree[T](acc, x, sacc, sx, n, seg)
+	}
+}
+
+// prodTree is prodFloatSegments for contiguous segments, in vec's order.
+func prodTree[T float32 | float64](acc, x unsafe.Pointer, sacc, sx, n, seg int) {
+	switch seg {
+	case 1:
+		for i := range n {
+			*at[float64](acc, i, sacc) *= float64(*at[T](x, i, sx))
+		}
+	case 2:
+		for i := range n {
+			s := (*[2]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) *= float64(s[0]) * float64(s[1])
+		}
+	case 3:
+		for i := range n {
+			s := (*[3]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) *= float64(s[0]) * float64(s[2]) * float64(s[1])
+		}
+	case 4:
+		for i := range n {
+			s := (*[4]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) *= (float64(s[0]) * float64(s[2])) * (float64(s[1]) * float64(s[3]))
+		}
+	default:
+		for i := range n {
+			l := segmentLanes[T](unsafe.Add(x, i*sx), seg, 1)
+			*at[float64](acc, i, sacc) *= prodLanes(&l)
+		}
+	}
+}
+
+// sumFloatSegments adds segments of T into float64 accumulators.
+func sumFloatSegments[T float32 | float64](loop reduceLoop) SegmentsKernel {
+	return func(acc, x unsafe.Pointer, sacc, sx, n, seg, sseg int) {
+		if !UseVec || sseg != int(unsafe.Sizeof(T(0))) {
+			loopSegments(loop)(acc, x, sacc, sx, n, seg, sseg)
+			return
+		}
+		sumTree[T](acc, x, sacc, sx, n, seg)
+	}
+}
+
+// sumTree is sumFloatSegments for contiguous segments, in vec's order.
+func sumTree[T float32 | float64](acc, x unsafe.Pointer, sacc, sx, n, seg int) {
+	switch seg {
+	case 1:
+		for i := range n {
+			*at[float64](acc, i, sacc) += float64(*at[T](x, i, sx))
+		}
+	case 2:
+		for i := range n {
+			s := (*[2]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) += float64(s[0]) + float64(s[1])
+		}
+	case 3:
+		for i := range n {
+			s := (*[3]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) += float64(s[0]) + float64(s[2]) + float64(s[1])
+		}
+	case 4:
+		for i := range n {
+			s := (*[4]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) += (float64(s[0]) + float64(s[2])) + (float64(s[1]) + float64(s[3]))
+		}
+	default:
+		for i := range n {
+			l := segmentLanes[T](unsafe.Add(x, i*sx), seg, negZero)
+			*at[float64](acc, i, sacc) += sumLanes(&l)
+		}
+	}
+}
+
+// halfSegments folds segments of a 16-bit float type dt by widening them,
+// a batch at a time, to float64 and handing them to the float64 tree
+// (prodTree or sumTree, as prod says): widening is exact and vec's half folds take the same lanes in
+// the same order, so the bits are the same.
+func halfSegments(dt dtype.DType, prod bool, loop reduceLoop) SegmentsKernel {
+	return func(acc, x unsafe.Pointer, sacc, sx, n, seg, sseg int) {
+		if !UseVec || sseg != 2 {
+			loopSegments(loop)(acc, x, sacc, sx, n, seg, sseg)
+			return
+		}
+		var buf [halfBatch]float64
+		per := halfBatch / seg
+		for lo := 0; lo < n; lo += per {
+			k := min(per, n-lo)
+			xb := unsafe.Add(x, lo*sx)
+			if sx == 2*seg { // the batch is one run
+				widenHalves(dt, buf[:], run[uint16](xb, k*seg))
+			} else {
+				for i := range k {
+					widenHalves(dt, buf[i*seg:], run[uint16](unsafe.Add(xb, i*sx), seg))
+				}
+			}
+			if prod {
+				prodTree[float64](unsafe.Add(acc, lo*sacc), unsafe.Pointer(&buf), sacc, 8*seg, k, seg)
+			} else {
+				sumTree[float64](unsafe.Add(acc, lo*sacc), unsafe.Pointer(&buf), sacc, 8*seg, k, seg)
+			}
+		}
+	}
+}
+
+// widenHalves converts the float16 or bfloat16 (as dt says) elements of x
+// into dst, exactly.
+func widenHalves(dt dtype.DType, dst []float64, x []uint16) {
+	dst = dst[:len(x)]
+	if dt == dtype.BFloat16 {
+		for j, v := range x {
+			dst[j] = float64(bf16ToF32(v))
+		}
+		return
+	}
+	for j, v := range x {
+		dst[j] = float64(f16ToF32(v))
+	}
+}
+
+// halfBatch is the float64 elements halfSegments widens at a time: 16 KiB
+// on the stack, in the L1 cache while the float64 kernel reads them.
+const halfBatch = 2048
+
+// complexProdSegments multiplies segments of C into complex128
+// accumulators, one element after another as prodComplexLoop does (with
+// its rule for an accumulator of exactly 1).
+func complexProdSegments[C complex64 | complex128](acc, x unsafe.Pointer, sacc, sx, n, seg, sseg int) {
+	for i := range n {
+		a, s := at[complex128](acc, i, sacc), unsafe.Add(x, i*sx)
+		p := *a
+		for j := range seg {
+			v := complex128(*at[C](s, j, sseg))
+			if p == 1 {
+				p = v
+			} else {
+				p = cmul128(p, v)
+			}
+		}
+		*a = p
+	}
+}
+
+// complexSumSegments adds segments of C into complex128 accumulators.
+func complexSumSegments[C complex64 | complex128](acc, x unsafe.Pointer, sacc, sx, n, seg, sseg int) {
+	for i := range n {
+		a, s := at[complex128](acc, i, sacc), unsafe.Add(x, i*sx)
+		p := *a
+		for j := range seg {
+			p += complex128(*at[C](s, j, sseg))
+		}
+		*a = p
+	}
+}
+
+// negZero is -0, where float sums start (the identity of IEEE addition).
+var negZero = math.Copysign(0, -1)
+
+// segmentLanes returns the lanes of vec's order for a segment of seg
+// elements at p: element j in lane j, the identity in the others.
+func segmentLanes[T float32 | float64](p unsafe.Pointer, seg int, identity float64) (l [MaxSegment]float64) {
+	for j := range l {
+		l[j] = identity
+	}
+	for j, v := range run[T](p, seg) {
+		l[j] = float64(v)
+	}
+	return l
+}
+
+// prodLanes folds 16 lanes pairwise by multiplication, as vec's fold does
+// its last four rounds.
+func prodLanes(l *[MaxSegment]float64) float64 {
+	for j := range 8 {
+		l[j] *= l[j+8]
+	}
+	for j := range 4 {
+		l[j] *= l[j+4]
+	}
+	l[0] *= l[2]
+	l[1] *= l[3]
+	return l[0] * l[1]
+}
+
+// sumLanes is prodLanes for the sum.
+func sumLanes(l *[MaxSegment]float64) float64 {
+	for j := range 8 {
+		l[j] += l[j+8]
+	}
+	for j := range 4 {
+		l[j] += l[j+4]
+	}
+	l[0] += l[2]
+	l[1] += l[3]
+	return l[0] + l[1]
+}

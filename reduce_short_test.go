@@ -1,0 +1,240 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"unsafe"
+
+	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/cast"
+	"github.com/tensor-go/tensor/internal/ewise"
+)
+
+// shortCase is a reduction the segments schedule takes: x is a view of
+// fresh storage (shape base) with the given shape and element strides, at
+// an offset, reduced over axes.
+type shortCase struct {
+	name     string
+	base     []int
+	shape    []int
+	strides  []int
+	offset   int
+	axes     []int
+	keepDims bool
+}
+
+// shortCases returns the views of TestReduceShortSameBits for a segment of
+// length L: a last axis, two merged inner axes, a strided segment, kept
+// dimensions reversed and transposed, and one large enough for threads.
+func shortCases(L int) []shortCase {
+	return []shortCase{
+		{"last", []int{37, L}, []int{37, L}, []int{L, 1}, 0, []int{1}, false},
+		{"last-keepdims-3d", []int{4, 5, L}, []int{4, 5, L}, []int{5 * L, L, 1}, 0, []int{2}, true},
+		{"two-inner", []int{6, 2, L}, []int{6, 2, L}, []int{2 * L, L, 1}, 0, []int{1, 2}, false},
+		{"strided-segment", []int{9, 2 * L}, []int{9, L}, []int{2 * L, 2}, 0, []int{-1}, false},
+		{"reversed-kept", []int{11, L}, []int{11, L}, []int{-L, 1}, 10 * L, []int{1}, true},
+		{"transposed-kept", []int{5, 7, L}, []int{7, 5, L}, []int{L, 7 * L, 1}, 0, []int{2}, false},
+		{"threaded", []int{70000, L}, []int{70000, L}, []int{L, 1}, 0, []int{1}, false},
+	}
+}
+
+func (c shortCase) view(rng *rand.Rand, dt DType, prod bool) *Tensor {
+	b := mpRandom(rng, dt, c.base...)
+	if prod {
+		mpProdRandom(rng, b)
+	} else if dt.IsFloat() || dt.IsComplex() {
+		mpSumRandomWide(rng, b)
+	}
+	v := *b
+	v.shape, v.strides, v.offset = c.shape, c.strides, c.offset
+	return &v
+}
+
+// TestReduceShortSameBits: the segments schedule gives the direct walk's
+// bits (NaN for NaN) for every dtype and segment length 1..17 (17 and
+// the 2·L of two merged axes past ewise.MaxSegment take the direct walk
+// both times), with the vector kernels on and off, on one and two
+// threads. The cases the schedule should take are checked to take it.
+func TestReduceShortSameBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 3))
+	for L := 1; L <= 17; L++ {
+		for _, c := range shortCases(L) {
+			if c.name == "threaded" && L != 3 && L != 16 {
+				continue // a few lengths suffice for the threaded split
+			}
+			for _, dt := range dtype.All {
+				for _, r := range []*ewise.Reduction{ewise.Prod, ewise.Sum} {
+					x := c.view(rng, dt, r == ewise.Prod)
+					mask, _, _, err := reduceShape(r, x, []ReduceOption{Axis(c.axes...)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					seg, _, ok := shortSegment(x, mask)
+					if n := segLen(x, mask); ok != (n >= 2 && n <= ewise.MaxSegment) {
+						t.Fatalf("%s L=%d: shortSegment says %v (seg %d)", c.name, L, ok, seg)
+					}
+					what := fmt.Sprintf("%s %s %v L=%d", r.Name, c.name, dt, L)
+					for _, use := range []bool{true, false} {
+						want := reduceUnder(t, r, false, use, 1, x, c)
+						for _, procs := range []int{1, 2} {
+							got := reduceUnder(t, r, true, use, procs, x, c)
+							sameElements(t, fmt.Sprintf("%s vec=%v procs=%d", what, use, procs), got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// segLen is the product of the reduced dimensions' lengths.
+func segLen(x *Tensor, mask []bool) int {
+	n := 1
+	for i, d := range x.shape {
+		if mask[i] {
+			n *= d
+		}
+	}
+	return n
+}
+
+// reduceUnder reduces x by r as case c says, with the segments schedule,
+// the vector kernels (ewise.UseVec) and GOMAXPROCS set as given.
+func reduceUnder(t *testing.T, r *ewise.Reduction, short, useVec bool, procs int, x *Tensor, c shortCase) *Tensor {
+	t.Helper()
+	reduceShortOn, ewise.UseVec = short, useVec
+	old := runtime.GOMAXPROCS(procs)
+	got, err := reduction(r, x, []ReduceOption{Axis(c.axes...), KeepDims(c.keepDims)})
+	runtime.GOMAXPROCS(old)
+	reduceShortOn, ewise.UseVec = true, true
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// sameElements fails unless got and want have the same dtype, shape and
+// element bits, any NaN matching any NaN (a NaN's payload is the
+// hardware's choice between operands).
+func sameElements(t *testing.T, what string, got, want *Tensor) {
+	t.Helper()
+	if got.dtype != want.dtype || fmt.Sprint(got.shape) != fmt.Sprint(want.shape) {
+		t.Fatalf("%s: %v%v, want %v%v", what, got.dtype, got.shape, want.dtype, want.shape)
+	}
+	g, w := contiguousBytes(got), contiguousBytes(want)
+	size := got.dtype.Size()
+	for i := 0; i < len(g); i += size {
+		if string(g[i:i+size]) == string(w[i:i+size]) {
+			continue
+		}
+		var gv, wv complex128
+		cast.Run(unsafe.Pointer(&gv), Complex128, 0, unsafe.Pointer(&g[i]), got.dtype, 0, 1)
+		cast.Run(unsafe.Pointer(&wv), Complex128, 0, unsafe.Pointer(&w[i]), got.dtype, 0, 1)
+		if (got.dtype.IsFloat() || got.dtype.IsComplex()) && sameOrNaN(real(gv), real(wv)) && sameOrNaN(imag(gv), imag(wv)) {
+			continue
+		}
+		t.Fatalf("%s: element %d is %x, want %x (%v, want %v)", what, i/size, g[i:i+size], w[i:i+size], gv, wv)
+	}
+}
+
+// sameOrNaN reports whether a and b are both NaN or the same value and sign.
+func sameOrNaN(a, b float64) bool {
+	return math.IsNaN(a) && math.IsNaN(b) || a == b && math.Signbit(a) == math.Signbit(b)
+}
+
+// contiguousBytes returns t's elements' bytes in row-major order.
+func contiguousBytes(t *Tensor) []byte {
+	c := t
+	if !t.IsContiguous() {
+		c = mpClone(t)
+	}
+	return unsafe.Slice((*byte)(firstElement(c)), c.Size()*c.dtype.Size())
+}
+
+// mpSumRandomWide fills t's storage with floats of magnitudes from 2^-40
+// to 2^40, so that sums of a few of them round and their order shows, and
+// a few zeros of both signs, infinities and NaNs.
+func mpSumRandomWide(rng *rand.Rand, t *Tensor) {
+	f := func() float64 {
+		switch rng.IntN(40) {
+		case 0:
+			return math.NaN()
+		case 1:
+			return math.Inf(1 - 2*rng.IntN(2))
+		case 2:
+			return math.Copysign(0, float64(1-2*rng.IntN(2)))
+		}
+		return (2*rng.Float64() - 1) * math.Ldexp(1, rng.IntN(80)-40)
+	}
+	for i := range t.n {
+		v := complex(f(), f())
+		cast.Run(unsafe.Add(t.storage, i*t.dtype.Size()), t.dtype, 0, unsafe.Pointer(&v), Complex128, 0, 1)
+	}
+}
+
+// ---- Benchmarks: short reduced axes (bench/sweep.json's lastaxis3) and a
+// short middle axis, which the rows kernels take ----
+
+func BenchmarkProdLastAxis3x1MFloat32(b *testing.B) {
+	benchProd(b, mpBenchRand(b, 1, Float32, 1000000, 3), 12e6, Axis(-1))
+}
+
+func BenchmarkProdLastAxis3x1MFloat64(b *testing.B) {
+	benchProd(b, mpBenchRand(b, 1, Float64, 1000000, 3), 24e6, Axis(-1))
+}
+
+func BenchmarkSumLastAxis3x1MFloat32(b *testing.B) {
+	benchSum(b, mpBenchRand(b, 1, Float32, 1000000, 3), 12e6, Axis(-1))
+}
+
+func BenchmarkSumLastAxis8x1MInt8(b *testing.B) {
+	benchSum(b, mpBenchRand(b, 1, Int8, 1000000, 8), 8e6, Axis(-1))
+}
+
+func BenchmarkSumLastAxis3x1MComplex64(b *testing.B) {
+	benchSum(b, mpBenchRand(b, 1, Complex64, 1000000, 3), 24e6, Axis(-1))
+}
+
+func BenchmarkSumLastAxis3x1MBFloat16(b *testing.B) {
+	benchSum(b, mpBenchRand(b, 1, BFloat16, 1000000, 3), 6e6, Axis(-1))
+}
+
+func BenchmarkSumMiddleAxis1000x3x1000Float32(b *testing.B) {
+	benchSum(b, mpBenchRand(b, 1, Float32, 1000, 3, 1000), 12e6, Axis(1))
+}
+
+// BenchmarkReduceShortSchedule times the segments schedule against the
+// direct walk it replaces, side by side (run with -count to alternate).
+func BenchmarkReduceShortSchedule(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		r    *ewise.Reduction
+		dt   DType
+		shp  []int
+	}{
+		{"prod/float32/1Mx3", ewise.Prod, Float32, []int{1000000, 3}},
+		{"prod/float64/1Mx3", ewise.Prod, Float64, []int{1000000, 3}},
+		{"sum/float32/1Mx3", ewise.Sum, Float32, []int{1000000, 3}},
+		{"sum/float64/100Kx12", ewise.Sum, Float64, []int{100000, 12}},
+		{"sum/int8/1Mx3", ewise.Sum, Int8, []int{1000000, 3}},
+		{"sum/bfloat16/1Mx3", ewise.Sum, BFloat16, []int{1000000, 3}},
+		{"prod/complex64/1Mx3", ewise.Prod, Complex64, []int{1000000, 3}},
+	} {
+		x := mpBenchRand(b, 1, c.dt, c.shp...)
+		for _, on := range []bool{false, true} {
+			name := map[bool]string{false: "direct", true: "segments"}[on]
+			b.Run(c.name+"/"+name, func(b *testing.B) {
+				reduceShortOn = on
+				defer func() { reduceShortOn = true }()
+				for range b.N {
+					if _, err := reduction(c.r, x, []ReduceOption{Axis(-1)}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
