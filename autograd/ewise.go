@@ -11,6 +11,13 @@ func (tp *Tape) Mul(x, y any) (*tensor.Tensor, error) { return builder{tp: tp}.m
 // Add records tensor.Add(x, y).
 func (tp *Tape) Add(x, y any) (*tensor.Tensor, error) { return builder{tp: tp}.add(x, y) }
 
+// Sub records tensor.Sub(x, y): the gradients are the cotangent and its
+// negation, each summed to its operand's shape.
+func (tp *Tape) Sub(x, y any) (*tensor.Tensor, error) { return builder{tp: tp}.sub(x, y) }
+
+// Neg records tensor.Neg(x); its gradient is the negated cotangent.
+func (tp *Tape) Neg(x *tensor.Tensor) (*tensor.Tensor, error) { return builder{tp: tp}.neg(x) }
+
 // Conj records tensor.Conj(x); for real dtypes it is x itself.
 func (tp *Tape) Conj(x *tensor.Tensor) (*tensor.Tensor, error) { return builder{tp: tp}.conj(x) }
 
@@ -62,6 +69,48 @@ func (b builder) add(x, y any) (*tensor.Tensor, error) {
 		return grads, nil
 	}
 	return b.record("add", b.fresh(out), []any{x, y}, nil, bw), nil
+}
+
+func (b builder) sub(x, y any) (*tensor.Tensor, error) {
+	out, err := tensor.Sub(x, y)
+	if err != nil {
+		return nil, err
+	}
+	xs, ys := shapeOf(x), shapeOf(y)
+	bw := func(b builder, g *tensor.Tensor, need []bool) ([]*tensor.Tensor, error) {
+		grads := make([]*tensor.Tensor, 2)
+		var err error
+		if need[0] {
+			if grads[0], err = b.sumTo(g, xs); err != nil {
+				return nil, err
+			}
+		}
+		if need[1] {
+			// Summed first, then negated: the negation touches the
+			// operand's elements only.
+			s, err := b.sumTo(g, ys)
+			if err != nil {
+				return nil, err
+			}
+			if grads[1], err = b.neg(s); err != nil {
+				return nil, err
+			}
+		}
+		return grads, nil
+	}
+	return b.record("sub", b.fresh(out), []any{x, y}, nil, bw), nil
+}
+
+func (b builder) neg(x *tensor.Tensor) (*tensor.Tensor, error) {
+	out, err := tensor.Neg(x)
+	if err != nil {
+		return nil, err
+	}
+	bw := func(b builder, g *tensor.Tensor, need []bool) ([]*tensor.Tensor, error) {
+		d, err := b.neg(g)
+		return []*tensor.Tensor{d}, err
+	}
+	return b.record("neg", b.fresh(out), []any{x}, nil, bw), nil
 }
 
 func (b builder) conj(x *tensor.Tensor) (*tensor.Tensor, error) {

@@ -330,3 +330,26 @@ func TestFDAddSum(t *testing.T) {
 		}
 	}
 }
+
+func TestFDSubNeg(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 25))
+	sub := func(tp *Tape, xs []*tensor.Tensor) (*tensor.Tensor, error) {
+		d, err := tp.Sub(xs[0], xs[1])
+		if err != nil {
+			return nil, err
+		}
+		c, err := tp.Sub(1.5, xs[1]) // a constant on the left
+		if err != nil {
+			return nil, err
+		}
+		if c, err = tp.Neg(c); err != nil {
+			return nil, err
+		}
+		return tp.Mul(d, c)
+	}
+	for _, dt := range []tensor.DType{tensor.Float64, tensor.Complex128} {
+		for _, cs := range [][2][]int{{{3, 1}, {1, 4}}, {{2, 3, 4}, {4}}, {{4}, {2, 3, 4}}, {{}, {2}}} {
+			checkFD(t, "sub", sub, randInput(rng, dt, cs[0]...), randInput(rng, dt, cs[1]...))
+		}
+	}
+}

@@ -134,6 +134,22 @@ func goldenFunc(tp *Tape, c goldenCase, xs []*tensor.Tensor) (*tensor.Tensor, er
 			opts = append(opts, tensor.Axis(c.Params.Axis...))
 		}
 		return tp.Prod(xs[0], opts...)
+	case "sub":
+		d, err := tp.Sub(xs[0], xs[1])
+		if err != nil {
+			return nil, err
+		}
+		h, err := tp.Mul(0.5, xs[0])
+		if err != nil {
+			return nil, err
+		}
+		if h, err = tp.Sub(xs[1], h); err != nil {
+			return nil, err
+		}
+		if h, err = tp.Neg(h); err != nil {
+			return nil, err
+		}
+		return tp.Mul(d, h)
 	case "views":
 		a, err := tp.Transpose(xs[0])
 		if err == nil {

@@ -117,6 +117,17 @@ func TestFDSecondDerivatives(t *testing.T) {
 				return tp.Mul(p, xs[0])
 			}, []input{randInput(rng, dt, 2, 3, 3)}},
 			{"mixed", mixed, mixedInputs(rng, dt)},
+			{"sub neg", func(tp *Tape, xs []*tensor.Tensor) (*tensor.Tensor, error) {
+				d, err := tp.Sub(xs[0], xs[1])
+				if err != nil {
+					return nil, err
+				}
+				n, err := tp.Neg(xs[0])
+				if err != nil {
+					return nil, err
+				}
+				return tp.Mul(d, n)
+			}, []input{randInput(rng, dt, 3, 1), randInput(rng, dt, 4)}},
 		} {
 			_, _, out := eval(t, inner.f, inner.ins)
 			seed := randInput(rng, dt, out.Shape()...)

@@ -65,6 +65,8 @@ FUNCS = {
     "prod": lambda p, a: prod(a, p.get("axis"), p.get("keepdims", False)),
     # A view chain: transposed, reversed, stepped, times a broadcast operand.
     "views": lambda p, a, b: prod(a.T.flip(0)[:, ::2] * b, [0], False),
+    # Subtraction both ways round and negation, broadcasting.
+    "sub": lambda p, a, b: (a - b) * -(b - 0.5 * a),
 }
 
 
@@ -99,4 +101,8 @@ for dt in ["float32", "float16", "bfloat16", "complex64"]:
                     p["axis"] = axis
                 cases.append(case("prod", dt, [(3, 2, 4)], p, zeros))
     cases.append(case("views", dt, [(6, 3), (3, 1)]))
+# Drawn after the cases above, so that theirs stay as they were.
+for dt in ["float32", "float16", "bfloat16", "complex64"]:
+    for sa, sb in [((3, 1), (1, 4)), ((2, 3, 4), (4,)), ((), (2, 3)), ((5,), (5,))]:
+        cases.append(case("sub", dt, [sa, sb]))
 print(json.dumps({"torch": torch.__version__, "cases": cases}))

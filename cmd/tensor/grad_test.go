@@ -48,3 +48,22 @@ func TestEvalGradients(t *testing.T) {
 		}
 	}
 }
+
+// Binary and unary minus, their functions and gradients (PyTorch's values:
+// torch.autograd.grad(((a - b) * -a).sum(), (a, b))).
+func TestEvalSubNeg(t *testing.T) {
+	dir := t.TempDir()
+	expect(t, dir, ok("Tensor([-2.   1.5], device=xpux:0)"), "eval", "[1., 2.] - [3., 0.5]")
+	expect(t, dir, ok("Tensor(1, dtype=int32, device=xpux:0)"), "eval", "5 - 3 - 1")
+	expect(t, dir, ok("Tensor([-8 -1], dtype=int32, device=xpux:0)"), "eval", "2 - 2 * [5, 2] + -[0, -1]")
+	expect(t, dir, ok("Tensor([254 255], dtype=uint8, device=xpux:0)"), "eval", "tensor([1, 2], dtype=uint8) - 3")
+	expect(t, dir, ok("Tensor([-0. -1.], device=xpux:0)"), "eval", "neg([0., 1.])")
+	expect(t, dir, ok("Tensor([4. 5.], device=xpux:0)"), "eval", "tensor([5., 6.]).sub(1)")
+	expect(t, dir, ok("(Tensor([ 1. -2.], device=xpux:0), Tensor([1. 2.], device=xpux:0))"),
+		"eval", "grad(lambda a, b: sum((a - b) * -a), [1., 2.], [3., 2.])")
+	for _, src := range []string{"tensor([True]) - tensor([False])", "-tensor([True])", "[1, 2] - True"} {
+		if r := runIn(t, dir, "eval", src); r.code != 1 {
+			t.Errorf("%s: exit %d, want 1 (bool subtraction is an error, as in PyTorch)", src, r.code)
+		}
+	}
+}

@@ -25,12 +25,13 @@
 // a float, bool for bools; [] is float32 of shape (0,)). Dtype names may be
 // written bare (int8) or quoted ("int8").
 //
-// Operators: * (mul), @ (matmul), unary - (multiplication by -1, keeping
-// the dtype), parentheses, subscripts x[1, ::2, -1] and x[..., 0], and
+// Operators: + (add), - (sub), * (mul), @ (matmul), unary - (neg,
+// keeping the dtype; a bool tensor is an error), parentheses, subscripts x[1, ::2, -1] and x[..., 0], and
 // the attributes .T (all axes reversed), .mT (last two swapped), .shape
 // (a tuple), .ndim, .size and .dtype.
 //
 // Functions, with Python's positional and keyword arguments: mul(x, y),
+// add(x, y), sub(x, y) (also subtract), neg(x) (also negative),
 // matmul(x, y), prod(x, axis=None, keepdims=False), tensor(data,
 // dtype=None) (also Tensor and array), astype(x, dtype), transpose(x,
 // axes=None), permute(x, axes), reshape(x, shape), broadcast_to(x, shape),
@@ -133,8 +134,8 @@ prints the result or writes it to OUT.npy. Example:
   tensor eval "mul(Tensor([[1, 2, 3], [4, 5, 6]]), 2)"
   tensor eval "F.prod(x, axis=0)" x=a.npy
 
-Operators: * @ unary - ( ) x[i, a:b:c, ...] .T .mT .shape .ndim .size .dtype
-Functions: mul matmul prod tensor astype transpose permute reshape
+Operators: + - * @ unary - ( ) x[i, a:b:c, ...] .T .mT .shape .ndim .size .dtype
+Functions: mul add sub neg matmul prod sum tensor astype transpose permute reshape
            broadcast_to zeros ones full arange (prefix F. np. torch. optional)
            to_sparse_coo to_sparse_csr to_dense (FILE.npz: SciPy sparse)
 

@@ -429,8 +429,8 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"eval", "mul(x,))"}, "syntax error at column 8: unexpected ')'"},
 		{[]string{"eval", "mul(x, y"}, "syntax error at column 9: expected ')', found end of expression"},
-		{[]string{"eval", "x / 1", "x=x.npy"}, "syntax error at column 3: operator '/' is not supported (only *, @, + and unary -)"},
-		{[]string{"eval", "a - b"}, "syntax error at column 3: binary '-' is not supported (only *, @, + and unary -)"},
+		{[]string{"eval", "x / 1", "x=x.npy"}, "syntax error at column 3: operator '/' is not supported (only +, -, *, @ and unary -)"},
+		{[]string{"eval", "a - / b"}, "syntax error at column 5: operator '/' is not supported (only +, -, *, @ and unary -)"},
 		{[]string{"eval", ""}, "syntax error at column 1: unexpected end of expression"},
 		{[]string{"eval", "[1, 2"}, "syntax error at column 6: expected ']', found end of expression"},
 		{[]string{"eval", "x $ 2"}, "syntax error at column 3: unexpected character '$'"},

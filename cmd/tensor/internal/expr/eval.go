@@ -149,9 +149,9 @@ func constantValue(col int, name string) (Value, error) {
 	return nil, nameErrorf(col, "unknown name '%s'", name)
 }
 
-// negate computes -x: numbers negate, tensors are multiplied by the weak
-// scalar -1 (keeping their dtype). A literal is negated as text so that
-// -9223372036854775808 is representable.
+// negate computes -x: numbers negate, tensors go through Neg (keeping
+// their dtype; a bool tensor is an error, as in PyTorch). A literal is
+// negated as text so that -9223372036854775808 is representable.
 func (env *Env) negate(n *Unary) (Value, error) {
 	if lit, ok := n.X.(*IntLit); ok && !strings.HasPrefix(lit.Text, "-") {
 		return parseInt("-" + lit.Text)
@@ -160,6 +160,11 @@ func (env *Env) negate(n *Unary) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	return env.neg(x)
+}
+
+// neg negates a value: a number, or a tensor through Neg.
+func (env *Env) neg(x Value) (Value, error) {
 	switch x := x.(type) {
 	case int64:
 		if x == math.MinInt64 {
@@ -183,7 +188,7 @@ func (env *Env) negate(n *Unary) (Value, error) {
 	if err := env.reserveBinary("neg", t, int64(-1)); err != nil {
 		return nil, err
 	}
-	return env.tape().Mul(t, int64(-1))
+	return env.tape().Neg(t)
 }
 
 func (env *Env) binary(n *Binary) (Value, error) {
@@ -200,6 +205,8 @@ func (env *Env) binary(n *Binary) (Value, error) {
 		return env.matmul(x, y)
 	case "+":
 		return env.add(x, y)
+	case "-":
+		return env.sub(x, y)
 	}
 	return env.mul(x, y)
 }
@@ -220,6 +227,15 @@ func (env *Env) add(x, y Value) (Value, error) {
 		return nil, err
 	}
 	return env.tape().Add(a, b)
+}
+
+// sub subtracts two values as add adds them.
+func (env *Env) sub(x, y Value) (Value, error) {
+	a, b, err := env.binaryOperands("sub", x, y)
+	if err != nil {
+		return nil, err
+	}
+	return env.tape().Sub(a, b)
 }
 
 // binaryOperands converts the values of an element-wise operation op and

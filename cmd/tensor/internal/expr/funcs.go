@@ -49,6 +49,10 @@ func init() {
 		"multiply":     {params: []string{"x", "y"}, required: 2, method: true, call: callMul},
 		"matmul":       {params: []string{"x", "y"}, required: 2, method: true, call: callMatmul},
 		"add":          {params: []string{"x", "y"}, required: 2, method: true, call: callAdd},
+		"sub":          {params: []string{"x", "y"}, required: 2, method: true, call: callSub},
+		"subtract":     {params: []string{"x", "y"}, required: 2, method: true, call: callSub},
+		"neg":          {params: []string{"x"}, required: 1, method: true, call: callNeg},
+		"negative":     {params: []string{"x"}, required: 1, method: true, call: callNeg},
 		"prod":         {params: []string{"x", "axis", "keepdims", "dtype"}, required: 1, method: true, call: callReduce},
 		"sum":          {params: []string{"x", "axis", "keepdims", "dtype"}, required: 1, method: true, call: callReduce},
 		"tensor":       tensorFn,
@@ -75,6 +79,10 @@ func init() {
 func callMul(env *Env, name string, a []Value) (Value, error) { return env.mul(a[0], a[1]) }
 
 func callAdd(env *Env, name string, a []Value) (Value, error) { return env.add(a[0], a[1]) }
+
+func callSub(env *Env, name string, a []Value) (Value, error) { return env.sub(a[0], a[1]) }
+
+func callNeg(env *Env, name string, a []Value) (Value, error) { return env.neg(a[0]) }
 
 // storedShape is the shape of the elements x stores: its shape, or for a
 // sparse tensor the (nnz,) of its values, which is what a dtype

@@ -13,7 +13,7 @@ const maxDepth = 1000
 
 // Parse parses one expression. The grammar, from loosest to tightest:
 //
-//	expr    = term { "+" term }
+//	expr    = term { ("+" | "-") term }
 //	term    = unary { ("*" | "@") unary }
 //	unary   = "-" unary | postfix
 //	postfix = atom { "." NAME | "(" args ")" | "[" items "]" }
@@ -23,7 +23,8 @@ const maxDepth = 1000
 //
 // As in Python, unary minus binds looser than subscripts and calls
 // (-x[0] is -(x[0])) and tighter than * and @, which share one level and
-// group left to right; + is looser than both, as in Python.
+// group left to right; + and - are looser than both and group left to
+// right, as in Python (a - b - c is (a - b) - c).
 func Parse(src string) (Node, error) {
 	toks, err := Lex(src)
 	if err != nil {
@@ -73,17 +74,14 @@ func (p *parser) expect(text string) (Token, error) {
 // unsupported are Python operators the language leaves out; naming them
 // gives a clearer error than "unexpected".
 var unsupported = map[string]bool{
-	"-": true, "/": true, "//": true, "%": true, "**": true,
+	"/": true, "//": true, "%": true, "**": true,
 	"==": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true,
 	"<<": true, ">>": true, "&": true, "|": true, "^": true, "~": true,
 }
 
 func (p *parser) unexpected(t Token) error {
-	if t.Kind == Op && unsupported[t.Text] && t.Text != "-" {
-		return &SyntaxError{Col: t.Col, Msg: fmt.Sprintf("operator '%s' is not supported (only *, @, + and unary -)", t.Text)}
-	}
-	if t.Kind == Op && t.Text == "-" {
-		return &SyntaxError{Col: t.Col, Msg: "binary '-' is not supported (only *, @, + and unary -)"}
+	if t.Kind == Op && unsupported[t.Text] {
+		return &SyntaxError{Col: t.Col, Msg: fmt.Sprintf("operator '%s' is not supported (only +, -, *, @ and unary -)", t.Text)}
 	}
 	return &SyntaxError{Col: t.Col, Msg: "unexpected " + t.describe()}
 }
@@ -108,7 +106,7 @@ func (p *parser) expr() (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	for p.isOp("+") {
+	for p.isOp("+") || p.isOp("-") {
 		op := p.take()
 		y, err := p.term()
 		if err != nil {
