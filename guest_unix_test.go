@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tensor-go/tensor/internal/storage"
 )
 
 // processCPU is the CPU time the process has used, user and system.
@@ -88,5 +90,53 @@ func BenchmarkSporadicLoad(b *testing.B) {
 		r2, r8 := sporadicRatios(b, 3*time.Second)
 		b.ReportMetric(r2, "cpu-ratio-2")
 		b.ReportMetric(r8, "cpu-ratio-8")
+	}
+}
+
+// pageFaults is the number of minor page faults the process has taken.
+func pageFaults(b *testing.B) int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Skip(err)
+	}
+	return ru.Minflt
+}
+
+// BenchmarkPlainLoopMemory times plain loops of dropped results (nothing
+// released, no forced collection) and reports where their memory came
+// from: pooled/op is the share of results served from the pool,
+// faults/op the page faults per call (a fresh 4 KiB page each, the
+// kernel clearing it), gcs/op the program's collections per call. What a
+// plain loop pays for its results beside the work shows here, not only
+// in the time.
+func BenchmarkPlainLoopMemory(b *testing.B) {
+	batchA := Must(Rand(1, Float32, 0.9999, 1.0001, 16384, 8, 8))
+	batchB := Must(Rand(2, Float32, 0.9999, 1.0001, 16384, 8, 8))
+	x := Must(Rand(3, Float32, 0.9999, 1.0001, 1<<24))
+	m := Must(Rand(4, Float32, 0.9999, 1.0001, 256, 256))
+	for _, c := range []struct {
+		name string
+		call func() (*Tensor, error)
+	}{
+		{"batch16384x8x8", func() (*Tensor, error) { return Matmul(batchA, batchB) }},
+		{"mul16M", func() (*Tensor, error) { return Mul(x, x) }},
+		{"matmul256", func() (*Tensor, error) { return Matmul(m, m) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			Must(c.call())
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			hits, faults := storage.ReadStats().Hits, pageFaults(b)
+			for b.Loop() {
+				if _, err := c.call(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			runtime.ReadMemStats(&after)
+			n := float64(b.N)
+			b.ReportMetric(float64(storage.ReadStats().Hits-hits)/n, "pooled/op")
+			b.ReportMetric(float64(pageFaults(b)-faults)/n, "faults/op")
+			b.ReportMetric(float64(after.NumGC-before.NumGC)/n, "gcs/op")
+		})
 	}
 }
