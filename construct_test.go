@@ -191,7 +191,7 @@ func TestFullErrors(t *testing.T) {
 		{300, Int8, nil, ErrValue},
 		{-1, Uint8, nil, ErrValue},
 		{uint64(math.MaxUint64), Int64, nil, ErrValue},
-		{1 << 31, Int32, nil, ErrValue},
+		{int64(1) << 31, Int32, nil, ErrValue},
 		{1.5, Int32, nil, ErrValue},
 		{math.Inf(1), Int64, nil, ErrValue},
 		{math.NaN(), Int64, nil, ErrValue},
@@ -202,8 +202,8 @@ func TestFullErrors(t *testing.T) {
 		{1, DType(0), nil, ErrDType},
 		{1, DType(200), nil, ErrDType},
 		{1, Float32, []int{-1}, ErrShape},
-		{1, Float32, []int{1 << 40, 1 << 40}, ErrShape},
-		{1, Float64, []int{1 << 38}, ErrShape}, // beyond the allocation limit
+		{1, Float32, []int{hugeInt, hugeInt}, ErrShape},
+		{1, Float64, []int{min(1<<38, math.MaxInt)}, ErrShape}, // beyond the allocation limit
 	}
 	for _, c := range cases {
 		if _, err := Full(c.value, c.dt, c.shape...); !errors.Is(err, c.want) {

@@ -13,7 +13,7 @@ func TestHugeShapeIsAnErrorNotACrash(t *testing.T) {
 	if !errors.Is(err, ErrShape) {
 		t.Fatalf("Zeros(float32, 2^20, 2^19) error = %v, want ErrShape", err)
 	}
-	if maxBytes <= 0 || maxBytes > 1<<40 {
+	if maxBytes <= 0 || int64(maxBytes) > 1<<40 {
 		t.Fatalf("maxBytes = %d, want a positive bound of at most 1 TiB", maxBytes)
 	}
 }

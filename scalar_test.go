@@ -124,25 +124,31 @@ func TestBinaryOperandsErrors(t *testing.T) {
 	i8 := Must(Zeros(Int8, 2))
 	u8 := Must(Zeros(Uint8, 2))
 	var nilTensor *Tensor
-	for _, c := range []struct {
+	type errCase struct {
 		name    string
 		x, y    any
 		class   error
 		mention []string
-	}{
+	}
+	cases := []errCase{
 		{"int8 × 300", i8, 300, ErrValue, []string{"matmul", "300", "int8"}},
 		{"uint8 × -1", u8, -1, ErrValue, []string{"matmul", "-1", "uint8"}},
 		{"-1 × uint8", int8(-1), u8, ErrValue, []string{"-1", "uint8"}},
 		{"int8 × uint64(128)", i8, uint64(128), ErrValue, []string{"128", "int8"}},
 		{"int64 × uint64 max", Must(Zeros(Int64, 1)), uint64(math.MaxUint64), ErrValue, []string{"18446744073709551615", "int64"}},
 		{"int8 × -129", i8, -129, ErrValue, []string{"-129"}},
-		{"bool × 2^40", Must(Zeros(Bool, 1)), 1 << 40, ErrValue, []string{"1099511627776", "int32"}},
-		{"scalars 2^40 × 2", 1 << 40, 2, ErrValue, []string{"int32"}},
+		{"bool × 2^40", Must(Zeros(Bool, 1)), int64(1) << 40, ErrValue, []string{"1099511627776", "int32"}},
+		{"scalars 2^40 × 2", int64(1) << 40, 2, ErrValue, []string{"int32"}},
 		{"string", i8, "x", ErrDType, []string{"matmul", "string"}},
 		{"nil", nil, i8, ErrDType, []string{"<nil>"}},
 		{"slice", i8, []int{1}, ErrDType, []string{"[]int"}},
 		{"nil tensor", nilTensor, i8, ErrValue, []string{"nil"}},
-	} {
+	}
+	if big, ok := intBeyond32(); ok {
+		cases = append(cases, errCase{"bool × int 2^40", Must(Zeros(Bool, 1)), big, ErrValue, []string{"1099511627776", "int32"}},
+			errCase{"scalars int 2^40 × 2", big, 2, ErrValue, []string{"int32"}})
+	}
+	for _, c := range cases {
 		_, _, _, err := binaryOperands("matmul", c.x, c.y)
 		if !errors.Is(err, c.class) {
 			t.Errorf("%s: error %v, want %v", c.name, err, c.class)
@@ -254,12 +260,17 @@ func TestScalar(t *testing.T) {
 			t.Errorf("Scalar(%T %v) = %v, want %v", c.v, c.v, got, c.value)
 		}
 	}
-	for _, c := range []struct {
+	type errCase struct {
 		v     any
 		class error
-	}{
-		{math.MaxInt32 + 1, ErrValue}, {uint64(1 << 40), ErrValue}, {"3", ErrDType}, {nil, ErrDType}, {[]float64{1}, ErrDType},
-	} {
+	}
+	cases := []errCase{
+		{int64(math.MaxInt32) + 1, ErrValue}, {uint64(1 << 40), ErrValue}, {"3", ErrDType}, {nil, ErrDType}, {[]float64{1}, ErrDType},
+	}
+	if big, ok := intBeyond32(); ok {
+		cases = append(cases, errCase{big, ErrValue})
+	}
+	for _, c := range cases {
 		if _, err := Scalar(c.v); !errors.Is(err, c.class) {
 			t.Errorf("Scalar(%T %v) error %v, want %v", c.v, c.v, err, c.class)
 		}
@@ -297,11 +308,11 @@ func ExampleScalar() {
 	fmt.Println(Must(Scalar(2.5)))
 	fmt.Println(Must(Scalar(int64(7))))
 	fmt.Println(ScalarOf(int64(7)))
-	_, err := Scalar(1 << 40)
+	_, err := Scalar(int64(1) << 40)
 	fmt.Println(err)
 	// Output:
 	// Tensor(2.5, device=xpux:0)
 	// Tensor(7, dtype=int32, device=xpux:0)
 	// Tensor(7, dtype=int64, device=xpux:0)
-	// tensor: scalar: Go scalar 1099511627776 (int) is outside the range of int32
+	// tensor: scalar: Go scalar 1099511627776 (int64) is outside the range of int32
 }

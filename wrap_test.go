@@ -32,7 +32,7 @@ func TestWrapSharesTheSlice(t *testing.T) {
 }
 
 func TestWrapErrors(t *testing.T) {
-	for _, s := range [][]int{{4}, {2, 2}, {-1, -3}, {1 << 62, 1 << 62}} {
+	for _, s := range [][]int{{4}, {2, 2}, {-1, -3}, {hugeInt, hugeInt}} {
 		if _, err := Wrap([]int8{1, 2, 3}, s...); !errors.Is(err, ErrShape) {
 			t.Errorf("Wrap(3 elements, %v) = %v, want ErrShape", s, err)
 		}
@@ -167,7 +167,7 @@ func TestWrapStrided(t *testing.T) {
 		{0, []int{3, 3}, []int{-5, 1}}, // reversed
 		{11, []int{2, 3}, []int{5, 1}}, // past the end
 		{-1, []int{2, 3}, []int{5, 1}}, // before the start
-		{0, []int{2, 2}, []int{1 << 62, 1}},
+		{0, []int{2, 2}, []int{hugeInt, 1}},
 	} {
 		if _, err := WrapStrided(data, c.offset, c.shape, c.strides); !errors.Is(err, ErrShape) {
 			t.Errorf("WrapStrided(offset %d, %v, %v) = %v, want ErrShape", c.offset, c.shape, c.strides, err)

@@ -2,6 +2,7 @@ package shape
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -72,7 +73,7 @@ func TestMatmulShapeErrors(t *testing.T) {
 		{[]int{2, 1}, []int{3, 4}, "inner sizes 1 and 3 differ"},
 		{[]int{5, 2, 3}, []int{5, 1, 4}, "inner sizes 3 and 1 differ"},
 		{[]int{-1, 3}, []int{3, 4}, "negative"},
-		{[]int{1 << 40, 1 << 20, 1}, []int{1, 1 << 20}, "more elements than fit"},
+		{[]int{math.MaxInt/2 + 1, 1 << 20, 1}, []int{1, 1 << 20}, "more elements than fit"},
 	}
 	for _, tc := range tests {
 		_, err := Matmul(tc.a, tc.b)

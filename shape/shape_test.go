@@ -16,7 +16,7 @@ func TestContiguousStrides(t *testing.T) {
 		{[]int{2, 3, 4}, []int{12, 4, 1}},
 		{[]int{2, 1, 4}, []int{4, 4, 1}},
 		{[]int{0, 5}, []int{5, 1}},
-		{[]int{0, 1 << 62, 1 << 62}, []int{1 << 62, 1 << 62, 1}},
+		{[]int{0, math.MaxInt/2 + 1, math.MaxInt/2 + 1}, []int{math.MaxInt/2 + 1, math.MaxInt/2 + 1, 1}}, // 2^62 (2^30 with a 32-bit int)
 		{[]int{math.MaxInt, 0, 3}, []int{3, 3, 1}},
 	} {
 		if got := ContiguousStrides(c.shape); !slices.Equal(got, c.want) {

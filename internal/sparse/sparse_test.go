@@ -320,11 +320,11 @@ func mustFromDense[M any](m M, err error) M {
 // zero-column matrix are not walked.
 func TestFromDenseBoundsItsAllocation(t *testing.T) {
 	const limit = 1 << 30
-	empty := Dense[float32]{Rows: 1 << 62, Cols: 0}
+	empty := Dense[float32]{Rows: math.MaxInt/2 + 1, Cols: 0} // 2^62 (2^30 with a 32-bit int)
 	if _, err := FromDense(empty, limit); !isSizeError(err) {
 		t.Errorf("FromDense of 2^62×0: %v, want a SizeError", err)
 	}
-	if c, err := FromDenseCOO(empty, limit); err != nil || len(c.RowIdx) != 0 || c.Rows != 1<<62 {
+	if c, err := FromDenseCOO(empty, limit); err != nil || len(c.RowIdx) != 0 || c.Rows != math.MaxInt/2+1 {
 		t.Errorf("FromDenseCOO of 2^62×0: %v, want an empty COO matrix", err)
 	}
 	ones := Dense[float64]{Data: []float64{1}, Rows: 1 << 20, Cols: 1 << 20} // every element the same one
