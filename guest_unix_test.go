@@ -99,7 +99,7 @@ func pageFaults(b *testing.B) int64 {
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		b.Skip(err)
 	}
-	return ru.Minflt
+	return int64(ru.Minflt) // int32 on 386
 }
 
 // BenchmarkPlainLoopMemory times plain loops of dropped results (nothing
