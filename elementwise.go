@@ -93,8 +93,11 @@ func elementwiseRun(op *ewise.Binary, out, a, b *Tensor, c DType) {
 			}
 		}
 	} else {
+		rank := len(out.shape)
+		all := make([]int, 3*rank) // one allocation for the three
 		for i, t := range [3]*Tensor{out, a, b} {
-			o[i].Strides = byteStrides(t, out.shape)
+			o[i].Strides = all[i*rank : (i+1)*rank : (i+1)*rank]
+			broadcastByteStrides(o[i].Strides, t, out.shape)
 		}
 	}
 	op.Run(c, out.shape, n, o[0], o[1], o[2])
@@ -137,15 +140,31 @@ func broadcastsTo(s, a, b []int) bool {
 // byteStrides returns t's strides in bytes as seen from shape to, which t
 // broadcasts to (checked by the caller).
 func byteStrides(t *Tensor, to []int) []int {
-	st, err := shape.BroadcastStrides(t.shape, t.strides, to)
-	if err != nil {
-		panic("tensor: internal error: " + err.Error())
+	st := make([]int, len(to))
+	broadcastByteStrides(st, t, to)
+	return st
+}
+
+// broadcastByteStrides writes into st (of len(to)) t's strides in bytes as
+// seen from shape to, which t broadcasts to (checked by the caller): 0
+// along the dimensions t lacks or has of size 1.
+func broadcastByteStrides(st []int, t *Tensor, to []int) {
+	lead := len(to) - len(t.shape)
+	if lead < 0 {
+		panic("tensor: internal error: shape " + shape.String(t.shape) + " does not broadcast to " + shape.String(to))
 	}
 	size := t.dtype.Size()
-	for i := range st {
-		st[i] *= size
+	clear(st[:lead])
+	for i, d := range t.shape {
+		switch {
+		case d == to[lead+i]:
+			st[lead+i] = t.strides[i] * size
+		case d == 1:
+			st[lead+i] = 0
+		default:
+			panic("tensor: internal error: shape " + shape.String(t.shape) + " does not broadcast to " + shape.String(to))
+		}
 	}
-	return st
 }
 
 // span returns the byte range [lo, hi) of storage that t's elements occupy.

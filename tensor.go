@@ -138,8 +138,12 @@ func newContiguous(dt dtype.DType, s []int, zero bool) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	own := append([]int(nil), s...)
-	return &Tensor{dtype: dt, shape: own, strides: shape.ContiguousStrides(own), storage: p, n: n, pool: class}, nil
+	// The shape and its strides share one allocation.
+	dims := make([]int, 2*len(s))
+	own, strides := dims[:len(s):len(s)], dims[len(s):]
+	copy(own, s)
+	copy(strides, shape.ContiguousStrides(own))
+	return &Tensor{dtype: dt, shape: own, strides: strides, storage: p, n: n, pool: class}, nil
 }
 
 // DType returns the element type.

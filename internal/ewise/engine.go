@@ -47,14 +47,34 @@ func (op *Binary) Run(c dtype.DType, shape []int, n int, out, a, b Operand) {
 		return
 	}
 	p := iter.NewPlan(shape, out.Strides, a.Strides, b.Strides)
-	bases := []unsafe.Pointer{out.Base, a.Base, b.Base}
-	sizes := []int{out.DType.Size(), a.DType.Size(), b.DType.Size()}
-	newKernel := func() iter.Kernel { return op.Promoted(c, dts) }
-	if dts == [3]dtype.DType{c, c, c} && n*c.Size() >= StreamOutputBytes &&
-		readsInOrder(a.Strides, shape) && readsInOrder(b.Strides, shape) {
-		newKernel = func() iter.Kernel { return op.Streaming(c) }
+	r := &planned{op: op, c: c, dts: dts,
+		bases: [3]unsafe.Pointer{out.Base, a.Base, b.Base},
+		sizes: [3]int{out.DType.Size(), a.DType.Size(), b.DType.Size()},
+		streaming: dts == [3]dtype.DType{c, c, c} && n*c.Size() >= StreamOutputBytes &&
+			readsInOrder(a.Strides, shape) && readsInOrder(b.Strides, shape),
 	}
-	p.Execute(bases, sizes, iter.Workers(n), newKernel)
+	p.Execute(r.bases[:], r.sizes[:], iter.Workers(n), r.kernel)
+}
+
+// planned holds what a planned operation's walk needs, in one allocation:
+// its operands' bases and element sizes, and how to make each goroutine's
+// kernel.
+type planned struct {
+	op        *Binary
+	c         dtype.DType
+	dts       [3]dtype.DType
+	bases     [3]unsafe.Pointer
+	sizes     [3]int
+	streaming bool
+}
+
+// kernel returns a goroutine's kernel: the streaming one where the output
+// is large and read in order, else the (promoting) kernel of c.
+func (r *planned) kernel() iter.Kernel {
+	if r.streaming {
+		return r.op.Streaming(r.c)
+	}
+	return r.op.Promoted(r.c, r.dts)
 }
 
 // readsInOrder reports whether an input of byte strides st over shape to

@@ -21,11 +21,15 @@ func (p *Plan) Execute(bases []unsafe.Pointer, sizes []int, w int, newKernel fun
 	if runs == 0 {
 		return
 	}
+	// The walks the closures below capture are copied inside the branches,
+	// so that a plan that takes neither allocates neither.
 	if t, ok := p.tiling(sizes, w); ok {
+		t := t
 		Parallel(t.units, w, func(lo, hi int) { t.walk(bases, lo, hi, newKernel()) })
 		return
 	}
 	if b, ok := p.blocking(sizes, w); ok {
+		b := b
 		Parallel(b.units, w, func(lo, hi int) { b.walk(bases, lo, hi, newKernel()) })
 		return
 	}

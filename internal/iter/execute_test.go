@@ -137,7 +137,8 @@ func TestExecuteComputesEveryElementOnce(t *testing.T) {
 // TestBlockedShortRuns checks blocked walks at their real sizes: a row
 // broadcast of runs of 3 (repeated), a column broadcast and a transposed
 // input (gathered), a plan of an outer dimension whose repeated row moves
-// with it, each on one and two goroutines, with partial last blocks.
+// with it, a column broadcast of rows longer than shortGatherRun (spread),
+// each on one and two goroutines, with partial last blocks.
 func TestBlockedShortRuns(t *testing.T) {
 	const rows, cols = 1001, 3
 	in := make([]int32, 4*rows*cols)
@@ -154,6 +155,7 @@ func TestBlockedShortRuns(t *testing.T) {
 		{"column", []int{rows, cols}, []int{4, 0}, func(i []int) int { return 4 * i[0] }},
 		{"transposed", []int{rows, cols}, []int{4, 4 * rows}, func(i []int) int { return 4 * (i[0] + rows*i[1]) }},
 		{"outer", []int{3, rows, cols}, []int{4 * cols, 0, 4}, func(i []int) int { return 4 * (cols*i[0] + i[2]) }},
+		{"spread", []int{rows, 20}, []int{4, 0}, func(i []int) int { return 4 * i[0] }},
 	} {
 		n := 1
 		for _, d := range c.shape {

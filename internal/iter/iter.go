@@ -51,6 +51,12 @@ type Plan struct {
 	shape   []int   // simplified dimensions, outermost first; never empty
 	strides [][]int // strides[k][d]: bytes operand k moves along dimension d
 	empty   bool    // the shape has a zero-size dimension: nothing to do
+
+	// rows backs strides, so that a plan is two allocations (itself and
+	// one array for its shape and strides): a small operation's plan was
+	// seven, and a loop of small broadcasts spent more on them than on
+	// its arithmetic.
+	rows [MaxOperands][]int
 }
 
 // NewPlan simplifies the iteration of len(strides) operands over shape.
@@ -60,8 +66,10 @@ func NewPlan(shape []int, strides ...[]int) *Plan {
 	if len(strides) > MaxOperands || len(shape) > maxRank {
 		panic("iter: too many operands or dimensions")
 	}
-	p := &Plan{strides: make([][]int, len(strides))}
-	dims := make([]int, 0, len(shape))
+	p := &Plan{}
+	p.strides = p.rows[:len(strides)]
+	var kept [maxRank]int
+	dims := kept[:0]
 	for d, n := range shape {
 		if n == 0 {
 			p.empty = true
@@ -71,20 +79,24 @@ func NewPlan(shape []int, strides ...[]int) *Plan {
 		}
 	}
 	sortDims(dims, strides)
+	rank := max(len(dims), 1) // a single element is one run of length 1
+	all := make([]int, rank*(1+len(strides)))
+	p.shape = all[:0:rank]
 	for _, d := range dims {
 		p.shape = append(p.shape, shape[d])
 	}
 	for k := range strides {
-		p.strides[k] = make([]int, len(dims))
+		row := all[(1+k)*rank : (1+k)*rank+len(dims) : (2+k)*rank]
 		for i, d := range dims {
-			p.strides[k][i] = strides[k][d]
+			row[i] = strides[k][d]
 		}
+		p.strides[k] = row
 	}
 	p.merge()
-	if len(p.shape) == 0 { // a single element: one run of length 1
-		p.shape = []int{1}
+	if len(p.shape) == 0 {
+		p.shape = append(p.shape, 1)
 		for k := range p.strides {
-			p.strides[k] = []int{0}
+			p.strides[k] = append(p.strides[k], 0)
 		}
 	}
 	return p

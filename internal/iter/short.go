@@ -19,7 +19,9 @@ var (
 	// shortGatherRun is the longest innermost dimension that is blocked
 	// when some input must be gathered: the gather copies each of its
 	// elements once, which pays only while a call is spread over fewer
-	// elements than that.
+	// elements than that. An input with one value per row (a column
+	// broadcast) is spread along its rows up to shortRun: a store per
+	// element, no load.
 	shortGatherRun = 8
 	// blockElems is the number of elements of a block (a few KiB per
 	// buffer, which stay in L1 between the gather and the kernel).
@@ -65,8 +67,8 @@ func (p *Plan) blocking(sizes []int, w int) (blocking, bool) {
 			return blocking{}, false // the output: written where it lies
 		case st[nd-2] == 0:
 			b.how[k] = repeated
-		case b.cols <= shortGatherRun:
-			b.how[k] = gathered
+		case b.cols <= shortGatherRun || st[nd-1] == 0:
+			b.how[k] = gathered // a value per row costs a store per element
 		default:
 			return blocking{}, false
 		}
