@@ -156,6 +156,7 @@ func TestBlockedShortRuns(t *testing.T) {
 		{"transposed", []int{rows, cols}, []int{4, 4 * rows}, func(i []int) int { return 4 * (i[0] + rows*i[1]) }},
 		{"outer", []int{3, rows, cols}, []int{4 * cols, 0, 4}, func(i []int) int { return 4 * (cols*i[0] + i[2]) }},
 		{"spread", []int{rows, 20}, []int{4, 0}, func(i []int) int { return 4 * i[0] }},
+		{"long row", []int{rows, 100}, []int{0, 4}, func(i []int) int { return 4 * i[1] }},
 	} {
 		n := 1
 		for _, d := range c.shape {

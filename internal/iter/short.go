@@ -13,8 +13,12 @@ import "unsafe"
 // broadcast, a transposed one) is gathered into a buffer block by block.
 // Each element is still computed once, by the same kernel code.
 var (
-	// shortRun is the longest innermost dimension that is blocked: from
-	// about 64 elements on, a run's vector loop outweighs its call.
+	// shortRun is the longest innermost dimension that is blocked when an
+	// input is spread or gathered block by block: from about 64 elements
+	// on, a run's vector loop outweighs its call. Plans whose inputs step
+	// as the output does or repeat one row (built once per walk) are
+	// blocked up to half a block: a [100, 100] × [100] row broadcast is
+	// then ten calls, not a hundred.
 	shortRun = 64
 	// shortGatherRun is the longest innermost dimension that is blocked
 	// when some input must be gathered: the gather copies each of its
@@ -55,7 +59,7 @@ type blocking struct {
 // run.
 func (p *Plan) blocking(sizes []int, w int) (blocking, bool) {
 	nd := len(p.shape)
-	if nd < 2 || p.empty || p.shape[nd-1] > shortRun || p.shape[nd-2] < minBlockRows {
+	if nd < 2 || p.empty || p.shape[nd-1] > blockElems/2 || p.shape[nd-2] < minBlockRows {
 		return blocking{}, false
 	}
 	b := blocking{p: p, sizes: sizes, rows: p.shape[nd-2], cols: p.shape[nd-1]}
@@ -66,8 +70,8 @@ func (p *Plan) blocking(sizes []int, w int) (blocking, bool) {
 		case k == 0:
 			return blocking{}, false // the output: written where it lies
 		case st[nd-2] == 0:
-			b.how[k] = repeated
-		case b.cols <= shortGatherRun || st[nd-1] == 0:
+			b.how[k] = repeated // built once: rows up to half a block pay
+		case b.cols <= shortGatherRun || st[nd-1] == 0 && b.cols <= shortRun:
 			b.how[k] = gathered // a value per row costs a store per element
 		default:
 			return blocking{}, false
