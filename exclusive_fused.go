@@ -213,7 +213,7 @@ type stripShape struct{ n, inner, j0, j1, rows int }
 // stripScratch holds one goroutine's running products for the blocked
 // passes; it is kept between calls (package scratch), as it grows with
 // the number of blocks.
-type stripScratch struct{ pre, tmp, marks []float64 }
+type stripScratch struct{ pre, marks []float64 }
 
 var stripScratches = scratch.List[stripScratch]{New: func() *stripScratch { return new(stripScratch) }}
 
@@ -245,13 +245,14 @@ func grow(buf []float64, n int) []float64 {
 // the prefix products go into the block's output rows, and the suffix pass
 // over the same block, starting from its mark, multiplies them in while
 // the block's input and output are still in the L2 cache, and with them
-// s. Every product is the one exclusiveStrip forms, in the same order,
+// s; for float32 each pass over a row is one vector kernel (package vec's
+// exclusive row passes). Every product is the one exclusiveStrip forms, in the same order,
 // so the bits are the same.
 func exclusiveStripBlocked[T float32 | float64](x, o, s []T, sh stripShape, sc *stripScratch) {
 	w := sh.j1 - sh.j0
 	blocks := (sh.n + sh.rows - 1) / sh.rows
-	sc.pre, sc.tmp, sc.marks = grow(sc.pre, w), grow(sc.tmp, w), grow(sc.marks, blocks*w)
-	pre, tmp := sc.pre, sc.tmp
+	sc.pre, sc.marks = grow(sc.pre, w), grow(sc.marks, blocks*w)
+	pre := sc.pre
 	row := func(a []T, i int) []T { return a[i*sh.inner+sh.j0 : i*sh.inner+sh.j1] }
 	mark := func(b int) []float64 { return sc.marks[b*w : (b+1)*w] }
 
@@ -272,32 +273,43 @@ func exclusiveStripBlocked[T float32 | float64](x, o, s []T, sh stripShape, sc *
 	for b := range blocks {
 		r0, r1 := b*sh.rows, min(sh.n, (b+1)*sh.rows)
 		for i := r0; i < r1; i++ {
-			storeRow(row(o, i), pre)
-			if i+1 < sh.n {
-				timesRow(pre, row(x, i))
-			}
+			prefixRow(row(o, i), pre, row(x, i))
 		}
 		suf := mark(b)
 		for i := r1 - 1; i >= r0; i-- {
-			or := row(o, i)
-			finishRow(or, suf, tmp)
-			if s != nil {
-				scaleRow(or, s)
-			}
-			if i > r0 {
-				timesRow(suf, row(x, i))
-			}
+			suffixRow(row(o, i), suf, row(x, i), s)
 		}
 	}
 }
 
-// storeRow sets o = T(run), rounding as a conversion does.
-func storeRow[T float32 | float64](o []T, run []float64) {
+// prefixRow stores the running products into o and multiplies x in (the
+// product after a group's last row is never used).
+func prefixRow[T float32 | float64](o []T, run []float64, x []T) {
 	switch o := any(o).(type) {
 	case []float32:
-		narrow(o, run)
+		vec.ExclusivePrefixF32(o, run, any(x).([]float32))
 	case []float64:
 		copy(o, run)
+		vec.MulF64(run, run, any(x).([]float64))
+	}
+}
+
+// suffixRow sets o = T(o·run), times s when given (Mul's rounding: one
+// product in T), and multiplies x into run.
+func suffixRow[T float32 | float64](o []T, run []float64, x, s []T) {
+	switch o := any(o).(type) {
+	case []float32:
+		if s == nil {
+			vec.ExclusiveSuffixF32(o, run, any(x).([]float32))
+		} else {
+			vec.ExclusiveSuffixScaledF32(o, run, any(x).([]float32), any(s).([]float32))
+		}
+	case []float64:
+		vec.MulF64(o, o, run)
+		if s != nil {
+			vec.MulF64(o, any(s).([]float64), o)
+		}
+		vec.MulF64(run, run, any(x).([]float64))
 	}
 }
 
@@ -308,27 +320,6 @@ func timesRow[T float32 | float64](run []float64, x []T) {
 		vec.MulF64F32(run, run, x)
 	case []float64:
 		vec.MulF64(run, run, x)
-	}
-}
-
-// finishRow sets o = T(o·run) (tmp: scratch of o's length).
-func finishRow[T float32 | float64](o []T, run, tmp []float64) {
-	switch o := any(o).(type) {
-	case []float32:
-		vec.MulF64F32(tmp, run, o)
-		narrow(o, tmp)
-	case []float64:
-		vec.MulF64(o, o, run)
-	}
-}
-
-// scaleRow sets o = s·o with Mul's rounding (one product in T).
-func scaleRow[T float32 | float64](o, s []T) {
-	switch o := any(o).(type) {
-	case []float32:
-		vec.MulF32(o, any(s).([]float32), o)
-	case []float64:
-		vec.MulF64(o, any(s).([]float64), o)
 	}
 }
 
