@@ -255,12 +255,35 @@ func reduceAll(r *ewise.Reduction, x *Tensor, accType DType, bases []unsafe.Poin
 	r.Fill(accType, partials.storage, chunks, false)
 	kernel := r.Kernel(x.dtype)
 	size := accType.Size()
-	iter.Parallel(chunks, iter.Workers(x.Size()), func(lo, hi int) {
-		for c := lo; c < hi; c++ {
-			cb := []unsafe.Pointer{unsafe.Add(partials.storage, c*size), bases[1]}
-			p.RunChunk(cb, c, reduceChunk, kernel)
-		}
-	})
+	one := func(c int) {
+		cb := []unsafe.Pointer{unsafe.Add(partials.storage, c*size), bases[1]}
+		p.RunChunk(cb, c, reduceChunk, kernel)
+	}
+	// A contiguous x (a plan of one run) has chunks that are equal runs
+	// but the last: pairs of them go through the pair kernel, which reads
+	// two streams at once and gives each chunk's bits.
+	pair, xs := r.Pairs(x.dtype), x.dtype.Size()
+	if pair == nil || len(p.Shape()) != 1 || p.Strides(1)[0] != xs {
+		iter.Parallel(chunks, iter.Workers(x.Size()), func(lo, hi int) {
+			for c := lo; c < hi; c++ {
+				one(c)
+			}
+		})
+	} else {
+		full := x.Size() / reduceChunk // chunks of reduceChunk elements
+		iter.Parallel((chunks+1)/2, iter.Workers(x.Size()), func(lo, hi int) {
+			for c := 2 * lo; c < min(2*hi, chunks); c += 2 {
+				if c+1 >= full {
+					for ; c < min(2*hi, chunks); c++ {
+						one(c)
+					}
+					return
+				}
+				pair(unsafe.Add(partials.storage, c*size), unsafe.Add(partials.storage, (c+1)*size),
+					unsafe.Add(bases[1], c*reduceChunk*xs), unsafe.Add(bases[1], (c+1)*reduceChunk*xs), reduceChunk)
+			}
+		})
+	}
 	// Combine: acc op= partial[0] op partial[1] op ..., with the
 	// accumulator type's own kernel, whose order depends on the chunk count
 	// alone.
@@ -569,8 +592,9 @@ func reduceKept(r *ewise.Reduction, x *Tensor, accType DType, mask []bool, bases
 	// that no part's plan drops the dimension and walks the others in a
 	// different order.
 	w = min(w, x.shape[split]/2)
+	pair := r.Pairs(x.dtype)
 	if w <= 1 {
-		reduceRows(iter.NewPlan(x.shape, accStrides, xStrides), bases[0], bases[1], accSize, xSize, kernel, rows)
+		reduceRowPairs(iter.NewPlan(x.shape, accStrides, xStrides), bases[0], bases[1], accSize, xSize, kernel, rows, pair)
 		return
 	}
 	d := x.shape[split]
@@ -589,6 +613,26 @@ func reduceKept(r *ewise.Reduction, x *Tensor, accType DType, mask []bool, bases
 			unsafe.Add(bases[0], lo*accStrides[split]),
 			unsafe.Add(bases[1], lo*xStrides[split]),
 		}
-		reduceRows(p, pb[0], pb[1], accSize, xSize, kernel, rows)
+		reduceRowPairs(p, pb[0], pb[1], accSize, xSize, kernel, rows, pair)
 	})
+}
+
+// reduceRowPairs runs plan p, over operands [acc, x], as reduceRows does,
+// except that a plan of contiguous rows of x each reduced into its own
+// accumulator (shape [rows, n], acc strides [s ≠ 0, 0], x's inner stride
+// one element) goes through pair, two rows at a time, when pair is not
+// nil: each accumulator gets the bits the run kernel gives it.
+func reduceRowPairs(p *iter.Plan, acc, x unsafe.Pointer, accSize, xSize int, kernel iter.Kernel, rows ewise.RowsKernel, pair ewise.PairKernel) {
+	sh, as, xs := p.Shape(), p.Strides(0), p.Strides(1)
+	if pair == nil || len(sh) != 2 || as[1] != 0 || as[0] == 0 || xs[1] != xSize {
+		reduceRows(p, acc, x, accSize, xSize, kernel, rows)
+		return
+	}
+	i := 0
+	for ; i+2 <= sh[0]; i += 2 {
+		pair(unsafe.Add(acc, i*as[0]), unsafe.Add(acc, (i+1)*as[0]), unsafe.Add(x, i*xs[0]), unsafe.Add(x, (i+1)*xs[0]), sh[1])
+	}
+	if i < sh[0] {
+		kernel([]unsafe.Pointer{unsafe.Add(acc, i*as[0]), unsafe.Add(x, i*xs[0])}, []int{0, xSize}, sh[1])
+	}
 }

@@ -21,6 +21,7 @@ type Reduction struct {
 	kernels     [numDTypes]iter.Kernel
 	rows        [numDTypes]RowsKernel
 	segments    *[numDTypes]SegmentsKernel // see withSegments
+	pairs       *[numDTypes]PairKernel     // see withPairs
 	accumulator func(dtype.DType) dtype.DType
 	fill        func(dt dtype.DType, p unsafe.Pointer, n int, empty bool)
 }

@@ -15,7 +15,12 @@ const (
 // every implementation shares that part of the order by construction.
 // Returning the lanes by value keeps them off the heap.
 type prodKernels struct {
-	f32       func(a []float32) [lanes8]float64
+	f32 func(a []float32) [lanes8]float64
+	// f32Pair is ProdF32 of a and of b, runs of equal length, whole
+	// (tails and folds included, so the two results travel as two
+	// floats); nil where the set has none, and ProdF32Pair then reduces
+	// the runs one after the other.
+	f32Pair   func(a, b []float32) (float64, float64)
 	f64       func(a []float64) [lanes8]float64
 	i32       func(a []int32) [lanes4]int32
 	i64       func(a []int64) [lanes8]int64
@@ -46,6 +51,17 @@ func ProdF32(a []float32) float64 {
 		lane[j] *= float64(v)
 	}
 	return prodImpl.foldF64(lane)
+}
+
+// ProdF32Pair returns ProdF32(a) and ProdF32(b), bit for bit. Runs of
+// equal length are read side by side where the kernel set can (see
+// prodF32PairAVX512: two streams of memory in flight); a reduction with
+// many runs (chunks of one, rows of a matrix) passes them in pairs.
+func ProdF32Pair(a, b []float32) (float64, float64) {
+	if len(a) != len(b) || prodImpl.f32Pair == nil {
+		return ProdF32(a), ProdF32(b)
+	}
+	return prodImpl.f32Pair(a, b)
 }
 
 // ProdF64 returns the product of a in the canonical order:

@@ -123,6 +123,43 @@ func TestProdMatchesTwin(t *testing.T) {
 	})
 }
 
+// TestProdF32Pair checks ProdF32Pair under every kernel set, the Go twin
+// included, against ProdF32 of each run under the twin, bit for bit: at
+// every length up to three unrolled iterations and beyond, every
+// alignment of each run, runs of unequal length, a special (NaN, ±Inf,
+// ±0, a denormal) at a random place in some of them, and guard elements
+// around each run that must not be read.
+func TestProdF32Pair(t *testing.T) {
+	defer func(saved prodKernels) { prodImpl = saved }(prodImpl)
+	r := rand.New(rand.NewPCG(13, 14))
+	gen := func() float32 { return nearOneF32(r) }
+	for _, v := range prodTable.Variants() {
+		for k, n := range testLengths(r, 4) {
+			for _, off := range testOffsets(n) {
+				m := n
+				if k%7 == 3 {
+					m = max(0, n-1-r.IntN(40)) // unequal lengths
+				}
+				a, _ := sliceAt(n, off, gen)
+				b, _ := sliceAt(m, (off*5+3)%16, gen)
+				if k%3 == 0 && n > 0 {
+					a[r.IntN(n)] = specialsF32[r.IntN(len(specialsF32))]
+				}
+				if k%3 == 1 && m > 0 {
+					b[r.IntN(m)] = specialsF32[r.IntN(len(specialsF32))]
+				}
+				prodImpl = prodGo
+				wa, wb := ProdF32(a), ProdF32(b)
+				prodImpl = v.K
+				ga, gb := ProdF32Pair(a, b)
+				if !sameF64(ga, wa) || !sameF64(gb, wb) {
+					t.Fatalf("%s n=%d m=%d off=%d: got %v, %v; ProdF32 twin %v, %v", v.Name(), n, m, off, ga, gb, wa, wb)
+				}
+			}
+		}
+	}
+}
+
 // TestProdTwinOrder checks the Go twin against the order the package
 // comment defines, written out independently: lane i%L, then the pairwise
 // fold.
@@ -302,6 +339,7 @@ func TestNoAllocs(t *testing.T) {
 		MulScalarF32(a, a, 2)
 		MulScalarBF16(h, h, 2)
 		ProdF32(a)
+		ProdF32Pair(a, a)
 		ProdBF16(h)
 	})
 	if allocs != 0 {

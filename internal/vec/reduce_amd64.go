@@ -34,6 +34,12 @@ func prodF16AVX512(a []uint16) [lanes8]float64
 //go:noescape
 func prodBF16AVX512(a []uint16) [lanes8]float64
 
+// prodF32PairAVX512 is ProdF32 of a and of b (as long as a), whole runs,
+// side by side.
+//
+//go:noescape
+func prodF32PairAVX512(a, b []float32) (pa, pb float64)
+
 //go:noescape
 func prodF32AVX2(a []float32) [lanes8]float64
 
@@ -140,14 +146,17 @@ func sumFoldF64AVX2(l [lanes8]float64) float64
 
 var prodAVX512 = prodKernels{
 	f32: prodF32AVX512, f64: prodF64AVX512,
-	i32: prodI32AVX512, i64: prodI64AVX512,
+	f32Pair: prodF32PairAVX512,
+	i32:     prodI32AVX512, i64: prodI64AVX512,
 	i8: prodI8AVX512, u8: prodU8AVX512,
 	i16: prodI16AVX512, u16: prodU16AVX512,
 	f16: prodF16AVX512, bf16: prodBF16AVX512,
 	foldF64: foldF64AVX512,
 }
 
-// prodAVX2 reduces int64 in Go: AVX2 has no 64-bit multiply.
+// prodAVX2 reduces int64 in Go: AVX2 has no 64-bit multiply. It has no
+// pair kernel: two runs' 64 lanes would fill all sixteen ymm registers,
+// leaving none for the widened loads.
 var prodAVX2 = prodKernels{
 	f32: prodF32AVX2, f64: prodF64AVX2,
 	i32: prodI32AVX2, i64: blocks8[int64],

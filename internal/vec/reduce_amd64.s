@@ -367,3 +367,101 @@ TEXT ·sumI16AVX2(SB), NOSPLIT, $0-280
 // func sumU16AVX2(a []uint16) [64]int32
 TEXT ·sumU16AVX2(SB), NOSPLIT, $0-280
 	REDUCE256(ZERO256, LDZXWD, VPADDD, 6, 16)
+
+// PAIRTAIL multiplies the last len&31 elements of the run at R into the
+// lanes A0-A3 (lane j of the tail into lane j, as the Go tail loop does),
+// the four masks K1-K4 holding the low bits of the tail's length for each
+// vector of eight; masked elements are neither read nor multiplied.
+#define PAIRTAIL(R, A0, A1, A2, A3) \
+	VCVTPS2PD.Z (R), K1, Z4; \
+	VMULPD      Z4, A0, K1, A0; \
+	VCVTPS2PD.Z 32(R), K2, Z5; \
+	VMULPD      Z5, A1, K2, A1; \
+	VCVTPS2PD.Z 64(R), K3, Z6; \
+	VMULPD      Z6, A2, K3, A2; \
+	VCVTPS2PD.Z 96(R), K4, Z7; \
+	VMULPD      Z7, A3, K4, A3
+
+// PAIRFOLD folds the lanes A0-A3 into the low element of A0 in the rounds
+// of FOLDF64 (and of the Go fold32), using T and the low halves of A0/T.
+#define PAIRFOLD(A0, A1, A2, A3, Y0, Y1, X0, X1) \
+	VMULPD        A2, A0, A0; \
+	VMULPD        A3, A1, A1; \
+	VMULPD        A1, A0, A0; \
+	VEXTRACTF64X4 $1, A0, Y1; \
+	VMULPD        Y1, Y0, Y0; \
+	VEXTRACTF128  $1, Y0, X1; \
+	VMULPD        X1, X0, X0; \
+	VMOVHLPS      X0, X0, X1; \
+	VMULSD        X1, X0, X0
+
+// func prodF32PairAVX512(a, b []float32) (pa, pb float64)
+//
+// ProdF32 of a and of b (as long as a) side by side, tails and folds
+// included: a's lanes in Z0-Z3, b's in Z8-Z11, each run's products in the
+// order of prodF32AVX512, the Go tail loop and the fold, so each result
+// has the bits ProdF32 gives. Two runs read at once keep two streams of
+// loads and hardware prefetches in flight: one core multiplied a 64 MiB
+// float32 run from memory in 20-30% less time as two halves side by side
+// than straight through (Xeon Sapphire Rapids, KVM), where the widening
+// loads' extra micro-operations leave one stream too few loads in flight.
+TEXT ·prodF32PairAVX512(SB), NOSPLIT, $0-64
+	MOVQ      a_base+0(FP), SI
+	MOVQ      a_len+8(FP), CX
+	MOVQ      b_base+24(FP), DI
+	ONEF64_512
+	VMOVDQA64 Z0, Z1
+	VMOVDQA64 Z0, Z2
+	VMOVDQA64 Z0, Z3
+	VMOVDQA64 Z0, Z8
+	VMOVDQA64 Z0, Z9
+	VMOVDQA64 Z0, Z10
+	VMOVDQA64 Z0, Z11
+	SHRQ      $5, CX
+	JZ        pairtail
+pairloop:
+	PREFETCHT0 PREFETCH(SI)
+	PREFETCHT0 PREFETCH(DI)
+	VCVTPS2PD (SI), Z4
+	VCVTPS2PD 32(SI), Z5
+	VCVTPS2PD 64(SI), Z6
+	VCVTPS2PD 96(SI), Z7
+	VCVTPS2PD (DI), Z12
+	VCVTPS2PD 32(DI), Z13
+	VCVTPS2PD 64(DI), Z14
+	VCVTPS2PD 96(DI), Z15
+	VMULPD    Z4, Z0, Z0
+	VMULPD    Z5, Z1, Z1
+	VMULPD    Z6, Z2, Z2
+	VMULPD    Z7, Z3, Z3
+	VMULPD    Z12, Z8, Z8
+	VMULPD    Z13, Z9, Z9
+	VMULPD    Z14, Z10, Z10
+	VMULPD    Z15, Z11, Z11
+	ADDQ      $128, SI
+	ADDQ      $128, DI
+	DECQ      CX
+	JNZ       pairloop
+pairtail:
+	MOVQ      a_len+8(FP), CX
+	ANDQ      $31, CX
+	JZ        pairfold
+	MOVQ      $1, AX
+	SHLQ      CX, AX
+	DECQ      AX
+	KMOVQ     AX, K1
+	SHRQ      $8, AX
+	KMOVQ     AX, K2
+	SHRQ      $8, AX
+	KMOVQ     AX, K3
+	SHRQ      $8, AX
+	KMOVQ     AX, K4
+	PAIRTAIL(SI, Z0, Z1, Z2, Z3)
+	PAIRTAIL(DI, Z8, Z9, Z10, Z11)
+pairfold:
+	PAIRFOLD(Z0, Z1, Z2, Z3, Y0, Y1, X0, X1)
+	VMOVSD    X0, pa+48(FP)
+	PAIRFOLD(Z8, Z9, Z10, Z11, Y8, Y9, X8, X9)
+	VMOVSD    X8, pb+56(FP)
+	VZEROUPPER
+	RET

@@ -1,0 +1,71 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/tensor-go/tensor/internal/vec"
+)
+
+// TestProdFloat32Pairs checks the float32 products that go through the
+// pair kernel (chunks of a reduction to one element, rows of a reduction
+// over the last axis) against the order the engine defines, computed here
+// from vec's single-run functions: each chunk or row is ProdF32 of it,
+// chunks combine with ProdF64 in order, and every result rounds once to
+// float32. Odd chunk and row counts, a short last chunk, one and two
+// goroutines, and NaN, ±Inf, -0 among the factors.
+func TestProdFloat32Pairs(t *testing.T) {
+	defer func(c int) { reduceChunk = c }(reduceChunk)
+	reduceChunk = 1000
+	rng := rand.New(rand.NewPCG(21, 22))
+	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Copysign(0, -1))}
+	data := func(n int, special bool) []float32 {
+		s := make([]float32, n)
+		for i := range s {
+			s[i] = float32(math.Exp2((rng.Float64() - 0.5) / 64))
+		}
+		if special && n > 0 {
+			s[rng.IntN(n)] = specials[rng.IntN(len(specials))]
+		}
+		return s
+	}
+	same := func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b }
+	for _, procs := range []int{1, 2} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		for k, n := range []int{1000, 1999, 2000, 3000, 3001, 7 * 1000, 8*1000 + 37, 70001} {
+			s := data(n, k%2 == 1)
+			var partials []float64
+			for c := 0; c < n; c += reduceChunk {
+				partials = append(partials, vec.ProdF32(s[c:min(c+reduceChunk, n)]))
+			}
+			want := float32(vec.ProdF64(partials))
+			got := Must(Prod(Must(FromSlice(s, n)))).storageF32(t)
+			if !same(got[0], want) {
+				t.Fatalf("procs %d: Prod of %d float32 = %v, want %v", procs, n, got[0], want)
+			}
+		}
+		for k, sh := range [][2]int{{1, 64}, {2, 100}, {3, 33}, {7, 1000}, {64, 257}, {301, 520}} {
+			s := data(sh[0]*sh[1], k%2 == 0)
+			got := Must(Prod(Must(FromSlice(s, sh[0], sh[1])), Axis(1))).storageF32(t)
+			for i := range sh[0] {
+				want := float32(vec.ProdF32(s[i*sh[1] : (i+1)*sh[1]]))
+				if !same(got[i], want) {
+					t.Fatalf("procs %d: row %d of %v over axis 1 = %v, want %v", procs, i, sh, got[i], want)
+				}
+			}
+		}
+	}
+}
+
+// storageF32 returns a float32 tensor's elements in order.
+func (x *Tensor) storageF32(t *testing.T) []float32 {
+	t.Helper()
+	v, err := Elements[float32](x)
+	if err != nil {
+		t.Fatal(fmt.Errorf("elements: %w", err))
+	}
+	return v
+}
