@@ -60,9 +60,9 @@ func prodKernel(dt dtype.DType) iter.Kernel {
 	case dtype.BFloat16:
 		return foldKernel(vec.ProdBF16, nil, mul[float64], prodHalfLoop(bf16ToF32))
 	case dtype.Complex64:
-		return loopReduction(prodComplexLoop[complex64])
+		return foldKernel(vec.ProdC64, nil, prodComplexStep, prodComplexLoop[complex64])
 	case dtype.Complex128:
-		return loopReduction(prodComplexLoop[complex128])
+		return foldKernel(vec.ProdC128, nil, prodComplexStep, prodComplexLoop[complex128])
 	}
 	return nil
 }
@@ -130,13 +130,18 @@ func prodBoolLoop(acc, x unsafe.Pointer, sacc, sx, n int) {
 // it makes the product start from the first element, as NumPy's does.
 func prodComplexLoop[C complex64 | complex128](acc, x unsafe.Pointer, sacc, sx, n int) {
 	for i := range n {
-		a, v := at[complex128](acc, i, sacc), complex128(*at[C](x, i, sx))
-		if *a == 1 {
-			*a = v
-		} else {
-			*a = cmul128(*a, v)
-		}
+		a := at[complex128](acc, i, sacc)
+		*a = prodComplexStep(*a, complex128(*at[C](x, i, sx)))
 	}
+}
+
+// prodComplexStep is one step of a complex product: a·v, or v when a is
+// exactly 1 (see prodComplexLoop).
+func prodComplexStep(a, v complex128) complex128 {
+	if a == 1 {
+		return v
+	}
+	return cmul128(a, v)
 }
 
 // prodFill sets accumulators to 1, the neutral element every product

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/vec"
 )
 
 // MaxSegment is the longest segment a SegmentsKernel takes. Up to it the
@@ -12,6 +13,10 @@ import (
 // at most 16 leaves that the kernels write out; a longer run is worth the
 // run kernel's call.
 const MaxSegment = 16
+
+// The complex products of segments are written one element after another,
+// as vec's are for runs this short.
+var _ [vec.ProdC64MinLanes - MaxSegment - 1]struct{}
 
 // SegmentsKernel folds n short segments of x, each into one accumulator:
 // accumulator i (at acc + i·sacc bytes, of the Accumulator dtype) takes
@@ -293,33 +298,61 @@ func widenHalves(dt dtype.DType, dst []float64, x []uint16) {
 const halfBatch = 2048
 
 // complexProdSegments multiplies segments of C into complex128
-// accumulators, one element after another as prodComplexLoop does (with
-// its rule for an accumulator of exactly 1).
+// accumulators as the run kernel does: a contiguous segment (shorter than
+// vec.ProdC64MinLanes) as vec.ProdC64 does, one element after another
+// from 1, the product then taken into the accumulator; any other segment
+// one element after another into the accumulator.
 func complexProdSegments[C complex64 | complex128](acc, x unsafe.Pointer, sacc, sx, n, seg, sseg int) {
+	contiguous := UseVec && sseg == int(unsafe.Sizeof(C(0)))
 	for i := range n {
 		a, s := at[complex128](acc, i, sacc), unsafe.Add(x, i*sx)
-		p := *a
+		p := complex128(1)
+		if !contiguous {
+			p = *a
+		}
 		for j := range seg {
-			v := complex128(*at[C](s, j, sseg))
-			if p == 1 {
-				p = v
-			} else {
-				p = cmul128(p, v)
-			}
+			p = prodComplexStep(p, complex128(*at[C](s, j, sseg)))
+		}
+		if contiguous {
+			p = prodComplexStep(*a, p)
 		}
 		*a = p
 	}
 }
 
-// complexSumSegments adds segments of C into complex128 accumulators.
+// complexSumSegments adds segments of C into complex128 accumulators: a
+// contiguous segment in vec's order for complex sums (element j in
+// complex lane j, the lanes folded pairwise, as for floats), any other one
+// element after another.
 func complexSumSegments[C complex64 | complex128](acc, x unsafe.Pointer, sacc, sx, n, seg, sseg int) {
-	for i := range n {
-		a, s := at[complex128](acc, i, sacc), unsafe.Add(x, i*sx)
-		p := *a
-		for j := range seg {
-			p += complex128(*at[C](s, j, sseg))
+	if !UseVec || sseg != int(unsafe.Sizeof(C(0))) {
+		for i := range n {
+			a, s := at[complex128](acc, i, sacc), unsafe.Add(x, i*sx)
+			p := *a
+			for j := range seg {
+				p += complex128(*at[C](s, j, sseg))
+			}
+			*a = p
 		}
-		*a = p
+		return
+	}
+	for i := range n {
+		var l [MaxSegment]complex128
+		for j := range l {
+			l[j] = complex(negZero, negZero)
+		}
+		for j, v := range run[C](unsafe.Add(x, i*sx), seg) {
+			l[j] = complex128(v)
+		}
+		for j := range 8 {
+			l[j] += l[j+8]
+		}
+		for j := range 4 {
+			l[j] += l[j+4]
+		}
+		l[0] += l[2]
+		l[1] += l[3]
+		*at[complex128](acc, i, sacc) += l[0] + l[1]
 	}
 }
 

@@ -46,9 +46,9 @@ func sumKernel(dt dtype.DType) iter.Kernel {
 	case dtype.BFloat16:
 		return foldKernel(vec.SumBF16, nil, add[float64], sumHalfLoop(bf16ToF32))
 	case dtype.Complex64:
-		return loopReduction(sumComplexLoop[complex64])
+		return foldKernel(vec.SumC64, nil, add[complex128], sumComplexLoop[complex64])
 	case dtype.Complex128:
-		return loopReduction(sumComplexLoop[complex128])
+		return foldKernel(vec.SumC128, nil, add[complex128], sumComplexLoop[complex128])
 	}
 	return nil
 }
@@ -64,7 +64,7 @@ func sumRows(dt dtype.DType) RowsKernel {
 	return nil
 }
 
-func add[T number](a, b T) T { return a + b }
+func add[T number | complex128](a, b T) T { return a + b }
 
 // widenInto adapts a vec kernel dst = a op widen(b) to fold a run into
 // wider accumulators in place.

@@ -151,3 +151,42 @@ func TestSumFold(t *testing.T) {
 		}
 	}
 }
+
+// TestSumComplex: SumC64 and SumC128 are the sums of the parts in the
+// lane order their doc states, checked against that loop written plainly,
+// at every length to three blocks, under every set.
+func TestSumComplex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(64, 128))
+	defer func(saved sumKernels) { sumImpl = saved }(sumImpl)
+	for _, v := range sumTable.Variants() {
+		sumImpl = v.K
+		for n := 0; n <= 3*lanes8/2+1; n++ {
+			c64, c128 := make([]complex64, n), make([]complex128, n)
+			for i := range n {
+				c128[i] = complex(rng.NormFloat64()*math.Ldexp(1, rng.IntN(40)-20), rng.NormFloat64())
+				c64[i] = complex64(c128[i])
+			}
+			want := func(parts []float64) complex128 {
+				var l [lanes8]float64
+				for j := range l {
+					l[j] = math.Copysign(0, -1)
+				}
+				for i, v := range parts {
+					l[i%lanes8] += v
+				}
+				return complexFold(&l)
+			}
+			p64, p128 := make([]float64, 2*n), make([]float64, 2*n)
+			for i := range n {
+				p64[2*i], p64[2*i+1] = float64(real(c64[i])), float64(imag(c64[i]))
+				p128[2*i], p128[2*i+1] = real(c128[i]), imag(c128[i])
+			}
+			if got, w := SumC64(c64), want(p64); got != w {
+				t.Errorf("%s: SumC64 n=%d = %v, want %v", v.Name(), n, got, w)
+			}
+			if got, w := SumC128(c128), want(p128); got != w {
+				t.Errorf("%s: SumC128 n=%d = %v, want %v", v.Name(), n, got, w)
+			}
+		}
+	}
+}
