@@ -1,6 +1,8 @@
 package gemm
 
 import (
+	"unsafe"
+
 	"github.com/tensor-go/tensor/internal/kernels"
 	"github.com/tensor-go/tensor/internal/parallel"
 )
@@ -40,7 +42,7 @@ func gemv[T Elem](m, k int, a, x, y Matrix[T], opt Options) {
 		}
 	}
 	threads := min(opt.threads(), m*k/minGemvPerThread)
-	if m <= maxPieceRows && k >= 2*kPiece {
+	if m <= maxPieceRows && k >= 2*pieceLimit[T](m) {
 		gemvPieces(m, k, a, xs, y, max(threads, 1))
 		return
 	}
@@ -79,20 +81,55 @@ const kPiece = 1 << 16
 // goroutine.
 const maxPieceRows = 64
 
+// pieceRows is how many rows of a piece make one part of gemvPieces' split
+// (a multiple of 4, dot4's rows).
+const pieceRows = 16
+
+// xPieceBytes bounds the pieces of K of gemvPieces for more than one row:
+// each group of four rows reads its piece of x again, and 32 KiB of it
+// stays in L1 (48 KiB here; a 32 KiB L1 keeps most of it), where 64K
+// elements had come from L2 beside the streaming rows. Two goroutines,
+// before -> after (best of four alternating runs; the rows before were
+// summed in pieces of 64K from k = 128K, on one goroutine below): float64
+// 64×100000 2.29 -> 1.00 ms (NumPy 2.0, PyTorch 1.8 in the same minutes),
+// 64×16384 293 -> 153 µs, 3×150000 146 -> 94 µs, 16×40000 178 -> 137 µs;
+// float32 and the 1M dots (one row, x read once) unchanged.
+const xPieceBytes = 32 << 10
+
+// pieceLimit is the longest piece of K gemvPieces cuts for m rows of T,
+// and half the shortest K it takes: kPiece for one row, xPieceBytes of x
+// for more.
+func pieceLimit[T Elem](m int) int {
+	if m == 1 {
+		return kPiece
+	}
+	var z T
+	return xPieceBytes / int(unsafe.Sizeof(z))
+}
+
 // gemvPieces computes y = A·x for an A of few, long rows (a dot product is
-// one row) as partial sums over fixed pieces of K, added in order at the
-// end: its rows cannot be shared between goroutines, its pieces can. The
-// pieces do not depend on the number of goroutines, so neither does any
-// bit of the result. 1M-element dot products on two goroutines (benchmark
-// command, 20 reps, three runs): float32 283 -> 140 µs, float64 570 ->
-// 290 µs (NumPy 290 both).
+// one row) as partial sums over pieces of K, added in order at the end:
+// its rows are too few to share between goroutines, its pieces are not.
+// The pieces are of equal length (a multiple of 64; at most kPiece for one
+// row, and at most xPieceBytes of x for more, which every four rows read
+// again), and each piece's rows go in groups of pieceRows, so that the
+// goroutines get parts of equal size (a 64×100000 A in two pieces of 65536
+// and 34464 gave one goroutine 65% of the work). The pieces depend on m
+// and k alone and a row's partial sum on its piece alone (the groups start
+// at multiples of 4, as gemvRows groups rows), so the number of goroutines
+// changes no bit of the result. 1M-element dot products on two goroutines
+// (benchmark command, 20 reps, three runs): float32 283 -> 140 µs, float64
+// 570 -> 290 µs (NumPy 290 both).
 func gemvPieces[T Elem](m, k int, a Matrix[T], x []T, y Matrix[T], threads int) {
-	pieces := ceilDiv(k, kPiece)
+	step := balanced(k, pieceLimit[T](m), 64)
+	pieces, groups := ceilDiv(k, step), ceilDiv(m, pieceRows)
 	partial := make([]T, pieces*m)
-	split(pieces, 1, threads, func(p0, p1 int) {
-		for p := p0; p < p1; p++ {
-			k0, k1 := p*kPiece, min((p+1)*kPiece, k)
-			gemvRows(0, m, k1-k0, a.shift(0, k0), x[k0:k1], Matrix[T]{partial, p * m, 1, 1})
+	split(pieces*groups, 1, threads, func(p0, p1 int) {
+		for part := p0; part < p1; part++ {
+			p, g := part/groups, part%groups
+			k0, k1 := p*step, min((p+1)*step, k)
+			i0, i1 := g*pieceRows, min((g+1)*pieceRows, m)
+			gemvRows(i0, i1, k1-k0, a.shift(0, k0), x[k0:k1], Matrix[T]{partial, p * m, 1, 1})
 		}
 	})
 	for i := range m {

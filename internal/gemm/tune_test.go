@@ -200,7 +200,7 @@ func BenchmarkTuneThreadsForced(b *testing.B) {
 	saved := active.minFlopsPerThread
 	active.minFlopsPerThread = 1
 	defer func() { active.minFlopsPerThread = saved }()
-	for _, s := range []int{48, 64, 80, 96} {
+	for _, s := range []int{48, 64, 80, 88, 96, 100, 112} {
 		for _, th := range []int{1, 2} {
 			b.Run(fmt.Sprintf("f32/%d/t%d", s, th), func(b *testing.B) { benchMul[float32](b, s, s, s, th) })
 			b.Run(fmt.Sprintf("f64/%d/t%d", s, th), func(b *testing.B) { benchMul[float64](b, s, s, s, th) })
@@ -214,5 +214,14 @@ func BenchmarkTuneOdd(b *testing.B) {
 	for _, s := range [][3]int{{100, 100, 100}, {127, 129, 65}, {384, 384, 384}, {1000, 1000, 1000}, {1024, 1024, 1024}, {1000, 64, 1000}} {
 		b.Run(fmt.Sprintf("f32/%dx%dx%d", s[0], s[1], s[2]), func(b *testing.B) { benchMul[float32](b, s[0], s[1], s[2], 1) })
 		b.Run(fmt.Sprintf("f64/%dx%dx%d", s[0], s[1], s[2]), func(b *testing.B) { benchMul[float64](b, s[0], s[1], s[2], 1) })
+	}
+}
+
+// BenchmarkTunePieces times matrix-vector products of few, long rows
+// (gemvPieces) on two goroutines.
+func BenchmarkTunePieces(b *testing.B) {
+	for _, s := range [][2]int{{64, 100000}, {8, 1 << 18}, {1, 1 << 20}, {3, 150000}, {64, 16384}, {16, 40000}} {
+		b.Run(fmt.Sprintf("f64/%dx%d", s[0], s[1]), func(b *testing.B) { benchMul[float64](b, s[0], 1, s[1], 2) })
+		b.Run(fmt.Sprintf("f32/%dx%d", s[0], s[1]), func(b *testing.B) { benchMul[float32](b, s[0], 1, s[1], 2) })
 	}
 }
