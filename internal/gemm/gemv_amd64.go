@@ -2,8 +2,6 @@
 
 package gemm
 
-import "unsafe"
-
 // The AVX-512 streaming helpers (gemv_amd64.s) handle the longest prefix
 // whose length is a multiple of their unroll; the Go wrappers finish the
 // tail, so they compute the same as dotGo, axpyGo and axpy4Go up to
@@ -56,39 +54,6 @@ func sdot4AVX2(n int, a *float32, lda int, x *float32, out *[4]float32)
 
 //go:noescape
 func ddot4AVX2(n int, a *float64, lda int, x *float64, out *[4]float64)
-
-// gemvAsm wraps assembly helpers: each takes the longest prefix whose
-// length is a multiple of its step (dot and axpy 256 bytes, dot4 128, the
-// AVX-512 loops' steps, which the AVX2 ones keep so that both compute the
-// same bits) and the Go tails finish the rest.
-func gemvAsm[T float32 | float64](
-	dot func(n int, x, y *T) T,
-	axpy func(n int, alpha T, x, y *T),
-	dot4 func(n int, a *T, lda int, x *T, out *[4]T),
-	axpy4 func(n int, alpha *[4]T, x *T, ldx int, y *T),
-) gemvHelpers[T] {
-	long := 256 / int(unsafe.Sizeof(T(0))) // elements in 256 bytes
-	return gemvHelpers[T]{
-		dot:  prefixDot(dot),
-		axpy: prefixAxpy(axpy),
-		dot4: func(a []T, lda int, x []T, out *[4]T) {
-			n := len(x) &^ (long/2 - 1)
-			if n > 0 {
-				dot4(n, &a[0], lda, &x[0], out)
-			} else {
-				*out = [4]T{}
-			}
-			dot4Tail(a, lda, x, n, out)
-		},
-		axpy4: func(alpha *[4]T, x []T, ldx int, y []T) {
-			n := len(y) &^ (long - 1)
-			if n > 0 {
-				axpy4(n, alpha, &x[0], ldx, &y[0])
-			}
-			axpy4Tail(alpha, x, ldx, y, n)
-		},
-	}
-}
 
 // The helpers of each ISA.
 var (

@@ -70,6 +70,78 @@ loop: \
 done: \
 	RET
 
+// The four-row helpers, the same bits as the AVX-512 and AVX2 ones.
+//
+// dot4: rows a, a+lda, a+2·lda, a+3·lda times x, 128 bytes of each a step.
+// Each row has the AVX-512 helper's lanes, two zmm (Zr for bytes 0-63 of
+// a step, Zr+4 for 64-127) being eight q-registers here; 32 registers
+// cannot hold them for four rows, so the rows go in two passes of two, as
+// in the AVX2 helper (x, a few KiB, stays in L1 for the second pass): row
+// one of a pass in V0–V7, row two in V8–V15, x in V16–V23, the row's data
+// in V24–V31. Per step 16 FMLA and 24 q-register loads: load-bound, as
+// every matrix-vector product (each element of A is used once).
+
+// One pass's K loop (elements of 1<<shift bytes): R1 and R3 walk its two
+// rows, R4 walks x.
+#define DOT4PASS(T, shift, loop, done) \
+	ZERO16; \
+	MOVD x+24(FP), R4; \
+	MOVD n+0(FP), R0; \
+	LSR  $(7-shift), R0, R0; \
+	CBZ  R0, done; \
+loop: \
+	VLD1.P 64(R4), [V16.T, V17.T, V18.T, V19.T]; \
+	VLD1.P 64(R4), [V20.T, V21.T, V22.T, V23.T]; \
+	VLD1.P 64(R1), [V24.T, V25.T, V26.T, V27.T]; \
+	VFMLA V16.T, V24.T, V0.T; VFMLA V17.T, V25.T, V1.T; VFMLA V18.T, V26.T, V2.T; VFMLA V19.T, V27.T, V3.T; \
+	VLD1.P 64(R1), [V24.T, V25.T, V26.T, V27.T]; \
+	VFMLA V20.T, V24.T, V4.T; VFMLA V21.T, V25.T, V5.T; VFMLA V22.T, V26.T, V6.T; VFMLA V23.T, V27.T, V7.T; \
+	VLD1.P 64(R3), [V24.T, V25.T, V26.T, V27.T]; \
+	VFMLA V16.T, V24.T, V8.T; VFMLA V17.T, V25.T, V9.T; VFMLA V18.T, V26.T, V10.T; VFMLA V19.T, V27.T, V11.T; \
+	VLD1.P 64(R3), [V24.T, V25.T, V26.T, V27.T]; \
+	VFMLA V20.T, V24.T, V12.T; VFMLA V21.T, V25.T, V13.T; VFMLA V22.T, V26.T, V14.T; VFMLA V23.T, V27.T, V15.T; \
+	SUBS $1, R0, R0; \
+	BNE  loop; \
+done:
+
+// A pass's rows folded as the AVX-512 helper folds a row: Zr += Zr+4
+// (q_j += q_(j+4)), then its 256-bit halves (q0 += q2, q1 += q3): the
+// row's lanes are left in V(b) and V(b+1).
+#define FOLDROW(F, b) \
+	F((b), (b), (b)+4); F((b)+1, (b)+1, (b)+5); F((b)+2, (b)+2, (b)+6); F((b)+3, (b)+3, (b)+7); \
+	F((b), (b), (b)+2); F((b)+1, (b)+1, (b)+3)
+
+// The rows of the first pass (elements of 1<<shift bytes): R1 at the first
+// row (then R2 past it by two rows), R3 at the second; R5 is lda in bytes.
+#define DOT4ROWS(shift) \
+	MOVD a+8(FP), R1; \
+	MOVD lda+16(FP), R5; \
+	LSL  $shift, R5, R5; \
+	ADD  R5<<1, R1, R2; \
+	ADD  R5, R1, R3
+
+// axpy4: y[i] += alpha[0]·x[i], then alpha[1]·x[ldx+i], alpha[2]·x[2ldx+i]
+// and alpha[3]·x[3ldx+i], fused, in that order, as the AVX-512 helper
+// does, 64 bytes of y a step: per step 16 FMLA by element (alpha in V4,
+// float64 in V4–V5), 20 q-register loads and 4 stores; load-bound.
+
+// One row's products into y's four vectors V0–V3: the row at R, its
+// alpha lane (a, lane), FMLA by element (F is FMLAS or FMLAD).
+#define AXPY4ROW(T, F, R, a, lane) \
+	VLD1.P 64(R), [V16.T, V17.T, V18.T, V19.T]; \
+	F(0, 16, (a), (lane)); F(1, 17, (a), (lane)); F(2, 18, (a), (lane)); F(3, 19, (a), (lane))
+
+#define AXPY4ARGS(shift) \
+	MOVD n+0(FP), R0; \
+	MOVD alpha+8(FP), R1; \
+	MOVD x+16(FP), R2; \
+	MOVD ldx+24(FP), R6; \
+	LSL  $shift, R6, R6; \
+	ADD  R6, R2, R3; \
+	ADD  R6, R3, R4; \
+	ADD  R6, R4, R5; \
+	MOVD y+32(FP), R7
+
 // func sdotNEON(n int, x, y *float32) float32
 // n is a multiple of 64. Per 64 elements: 16 FMLA, 8 loads of 64 bytes;
 // load-bound (two operands per FMA), as every dot product.
@@ -117,3 +189,85 @@ TEXT ·saxpyNEON(SB), NOSPLIT, $0-32
 // n is a multiple of 32.
 TEXT ·daxpyNEON(SB), NOSPLIT, $0-32
 	AXPY(FMOVD, D2, D[0], 5, daloop, ddone)
+
+// func sdot4NEON(n int, a *float32, lda int, x *float32, out *[4]float32)
+// n is a multiple of 32. The AVX-512 helper's reduction of a row's eight
+// lanes y0..y7 (after the folds) is ((y0+y1)+(y2+y3)) + ((y4+y5)+(y6+y7)):
+// FADDP of the row's two vectors gives the four pair sums, FADDP of two
+// rows' results their halves' sums, FADDP of those the four rows.
+TEXT ·sdot4NEON(SB), NOSPLIT, $0-40
+	DOT4ROWS(2)
+	DOT4PASS(S4, 2, s4loop1, s4done1)
+	FOLDROW(FADDS, 0); FOLDROW(FADDS, 8)
+	FADDPS(0, 0, 1); FADDPS(8, 8, 9)
+	FADDPS(0, 0, 8)  // rows 0 and 1: [lo0, hi0, lo1, hi1]
+	MOVD out+32(FP), R6
+	VST1 [V0.S4], (R6)
+	MOVD R2, R1
+	ADD  R5, R2, R3
+	DOT4PASS(S4, 2, s4loop2, s4done2)
+	FOLDROW(FADDS, 0); FOLDROW(FADDS, 8)
+	FADDPS(0, 0, 1); FADDPS(8, 8, 9)
+	FADDPS(8, 0, 8)  // rows 2 and 3
+	VLD1 (R6), [V0.S4]
+	FADDPS(0, 0, 8)  // [row 0, row 1, row 2, row 3]
+	VST1 [V0.S4], (R6)
+	RET
+
+// func ddot4NEON(n int, a *float64, lda int, x *float64, out *[4]float64)
+// n is a multiple of 16. A row's four lanes y0..y3 (after the folds) sum
+// as (y0+y1) + (y2+y3), the AVX-512 helper's VHADDPD and VPERM2F128.
+TEXT ·ddot4NEON(SB), NOSPLIT, $0-40
+	DOT4ROWS(3)
+	DOT4PASS(D2, 3, d4loop1, d4done1)
+	FOLDROW(FADDD, 0); FOLDROW(FADDD, 8)
+	FADDPD(0, 0, 1); FADDPD(8, 8, 9)
+	FADDPD(0, 0, 8)  // [row 0, row 1]
+	MOVD out+32(FP), R6
+	VST1.P [V0.D2], 16(R6)
+	MOVD R2, R1
+	ADD  R5, R2, R3
+	DOT4PASS(D2, 3, d4loop2, d4done2)
+	FOLDROW(FADDD, 0); FOLDROW(FADDD, 8)
+	FADDPD(0, 0, 1); FADDPD(8, 8, 9)
+	FADDPD(0, 0, 8)  // [row 2, row 3]
+	VST1 [V0.D2], (R6)
+	RET
+
+// func saxpy4NEON(n int, alpha *[4]float32, x *float32, ldx int, y *float32)
+// n is a multiple of 64.
+TEXT ·saxpy4NEON(SB), NOSPLIT, $0-40
+	AXPY4ARGS(2)
+	VLD1 (R1), [V4.S4]
+	LSR  $4, R0, R0
+	CBZ  R0, sa4done
+sa4loop:
+	VLD1 (R7), [V0.S4, V1.S4, V2.S4, V3.S4]
+	AXPY4ROW(S4, FMLAS, R2, 4, 0)
+	AXPY4ROW(S4, FMLAS, R3, 4, 1)
+	AXPY4ROW(S4, FMLAS, R4, 4, 2)
+	AXPY4ROW(S4, FMLAS, R5, 4, 3)
+	VST1.P [V0.S4, V1.S4, V2.S4, V3.S4], 64(R7)
+	SUBS $1, R0, R0
+	BNE  sa4loop
+sa4done:
+	RET
+
+// func daxpy4NEON(n int, alpha *[4]float64, x *float64, ldx int, y *float64)
+// n is a multiple of 32.
+TEXT ·daxpy4NEON(SB), NOSPLIT, $0-40
+	AXPY4ARGS(3)
+	VLD1 (R1), [V4.D2, V5.D2]
+	LSR  $3, R0, R0
+	CBZ  R0, da4done
+da4loop:
+	VLD1 (R7), [V0.D2, V1.D2, V2.D2, V3.D2]
+	AXPY4ROW(D2, FMLAD, R2, 4, 0)
+	AXPY4ROW(D2, FMLAD, R3, 4, 1)
+	AXPY4ROW(D2, FMLAD, R4, 5, 0)
+	AXPY4ROW(D2, FMLAD, R5, 5, 1)
+	VST1.P [V0.D2, V1.D2, V2.D2, V3.D2], 64(R7)
+	SUBS $1, R0, R0
+	BNE  da4loop
+da4done:
+	RET
