@@ -134,7 +134,13 @@ func readFile(name string) []byte {
 // availableRAM is MemAvailable plus SwapFree from /proc/meminfo, unlimited
 // where the file does not exist.
 func availableRAM() int {
-	info := readFile("/proc/meminfo")
+	return parseMeminfo(readFile("/proc/meminfo"))
+}
+
+// parseMeminfo is availableRAM of the text of /proc/meminfo. A total past
+// the largest int (a machine's RAM in bytes, for a 32-bit build) counts
+// as unlimited, not as a wrapped, negative or zero budget.
+func parseMeminfo(info []byte) int {
 	if info == nil {
 		return unlimited
 	}
@@ -149,7 +155,11 @@ func availableRAM() int {
 		if err != nil {
 			continue
 		}
-		total += kb << 10
+		if kb < 0 || kb > (unlimited-total)>>10 {
+			total = unlimited
+		} else {
+			total += kb << 10
+		}
 		found = found || key == "MemAvailable"
 	}
 	if !found {

@@ -42,5 +42,6 @@ func mappedBytes() int {
 	if err != nil {
 		return 0
 	}
-	return n * os.Getpagesize()
+	page := os.Getpagesize()
+	return min(n, math.MaxInt/page) * page // a 32-bit int holds 2 GiB
 }

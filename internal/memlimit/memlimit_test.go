@@ -83,3 +83,21 @@ func TestGOMEMLIMITIsTheLowest(t *testing.T) {
 	}
 	_ = hold[len(hold)-1]
 }
+
+// TestMeminfoSaturates checks that MemAvailable and SwapFree add up in
+// bytes, and that a total no int holds (the RAM of most machines, for a
+// 32-bit build) is unlimited rather than wrapped to a negative or zero
+// budget: a 386 CLI refused every result for "0 bytes of memory".
+func TestMeminfoSaturates(t *testing.T) {
+	info := "MemTotal: 9 kB\nMemAvailable:       3 kB\nSwapFree: 2 kB\n"
+	if got := parseMeminfo([]byte(info)); got != 5<<10 {
+		t.Errorf("3 kB + 2 kB = %d bytes, want %d", got, 5<<10)
+	}
+	huge := "MemAvailable: 9007199254740992 kB\nSwapFree: 1 kB\n" // 2^63 bytes
+	if got := parseMeminfo([]byte(huge)); got != unlimited {
+		t.Errorf("2^53 kB = %d, want unlimited", got)
+	}
+	if got := parseMeminfo([]byte("SwapFree: 1 kB\n")); got != unlimited {
+		t.Errorf("no MemAvailable: %d, want unlimited", got)
+	}
+}
