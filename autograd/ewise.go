@@ -1,6 +1,8 @@
 package autograd
 
 import (
+	"slices"
+
 	"github.com/tensor-go/tensor"
 )
 
@@ -37,6 +39,13 @@ func (b builder) mul(x, y any) (*tensor.Tensor, error) {
 			if err != nil {
 				return nil, err
 			}
+			if d, ok, err := b.mulSumTo(g, c, []([]int){xs, ys}[i]); ok || err != nil {
+				grads[i] = d
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
 			p, err := b.mul(g, c)
 			if err != nil {
 				return nil, err
@@ -49,6 +58,101 @@ func (b builder) mul(x, y any) (*tensor.Tensor, error) {
 	}
 	return b.record("mul", b.fresh(out), []any{x, y}, savedOf(x, y), bw), nil
 }
+
+// mulSumTo is sumTo(g·c, s) computed in row blocks that stay in cache,
+// without the full product, when nothing is being recorded and the sum
+// runs over leading rows of real float operands of one dtype, both
+// contiguous and of g's shape (a broadcast bias's gradient): each block's
+// products go into one scratch block and are summed in float64 into the
+// running column sums, rounded once at the end. ok is false when the case
+// does not apply. The products round as Mul's; the float64 sums are
+// grouped by block, so the bits may differ from the recorded path's in the
+// last place, and do not depend on the number of goroutines.
+func (b builder) mulSumTo(g *tensor.Tensor, c any, s []int) (*tensor.Tensor, bool, error) {
+	other, isTensor := c.(*tensor.Tensor)
+	gs := g.Shape()
+	dt := g.DType()
+	if b.tp != nil || !isTensor || other.DType() != dt || (dt != tensor.Float32 && dt != tensor.Float64) ||
+		!g.IsContiguous() || !other.IsContiguous() || !slices.Equal(other.Shape(), gs) {
+		return nil, false, nil
+	}
+	lead := 0
+	for lead < len(s) && s[lead] == 1 {
+		lead++
+	}
+	tail := s[lead:]
+	if len(tail) > len(gs) || !slices.Equal(tail, gs[len(gs)-len(tail):]) {
+		return nil, false, nil
+	}
+	cols := 1
+	for _, d := range tail {
+		cols *= d
+	}
+	rows := g.Size() / max(cols, 1)
+	if rows < 2*mulSumBlockRows(cols, dt) || cols == 0 {
+		return nil, false, nil // one block: the plain path is as fast
+	}
+	r := mulSumBlockRows(cols, dt)
+	g2, err := g.Reshape(rows, cols)
+	if err != nil {
+		return nil, true, err
+	}
+	o2, err := other.Reshape(rows, cols)
+	if err != nil {
+		return nil, true, err
+	}
+	acc, err := tensor.Zeros(tensor.Float64, cols)
+	if err != nil {
+		return nil, true, err
+	}
+	tmp, err := tensor.Zeros(dt, r, cols)
+	if err != nil {
+		return nil, true, err
+	}
+	for r0 := 0; r0 < rows; r0 += r {
+		r1 := min(rows, r0+r)
+		t := tmp
+		if r1-r0 < r {
+			if t, err = tmp.Slice(tensor.Span(0, r1-r0)); err != nil {
+				return nil, true, err
+			}
+		}
+		gb, err := g2.Slice(tensor.Span(r0, r1))
+		if err != nil {
+			return nil, true, err
+		}
+		ob, err := o2.Slice(tensor.Span(r0, r1))
+		if err != nil {
+			return nil, true, err
+		}
+		if err := tensor.MulInto(t, gb, ob); err != nil {
+			return nil, true, err
+		}
+		part, err := tensor.Sum(t, tensor.Axis(0), tensor.WithDType(tensor.Float64))
+		if err != nil {
+			return nil, true, err
+		}
+		if err := tensor.AddInto(acc, acc, part); err != nil {
+			return nil, true, err
+		}
+	}
+	out, err := acc.AsType(dt)
+	if err != nil {
+		return nil, true, err
+	}
+	out, err = out.Reshape(s...)
+	return b.fresh(out), true, err
+}
+
+// mulSumBlockRows is how many rows of cols elements one block of
+// mulSumTo covers: mulSumBlock bytes of products.
+func mulSumBlockRows(cols int, dt tensor.DType) int {
+	return max(1, mulSumBlock/max(1, cols*dt.Size()))
+}
+
+// mulSumBlock is half a mebibyte, which stays in the L2 cache between the
+// product and the sum. A variable so that tests can make small blocks.
+var mulSumBlock = 512 << 10
 
 func (b builder) add(x, y any) (*tensor.Tensor, error) {
 	out, err := tensor.Add(x, y)

@@ -373,3 +373,50 @@ func TestSparseMatmulVector(t *testing.T) {
 		t.Fatalf("vector gradient %v", got)
 	}
 }
+
+// The blocked product-sum of a broadcast operand's gradient (no recording)
+// agrees with the recorded path (Mul, then Sum) within the rounding of
+// its float64 sums, for blocks that divide the rows and blocks that do
+// not, and leaves the other operand's gradient as it was.
+func TestMulSumToBlocked(t *testing.T) {
+	old := mulSumBlock
+	mulSumBlock = 64
+	defer func() { mulSumBlock = old }()
+	rng := rand.New(rand.NewPCG(30, 31))
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		for _, cs := range [][2][]int{{{37, 4}, {4}}, {{5, 6, 8}, {1, 6, 8}}, {{64, 16}, {16}}, {{9, 3, 5}, {5}}} {
+			x := randInput(rng, tensor.Float64, cs[0]...).tensor(t)
+			y := randInput(rng, tensor.Float64, cs[1]...).tensor(t)
+			seed := randInput(rng, tensor.Float64, cs[0]...).tensor(t)
+			x, y, seed = tensor.Must(x.AsType(dt)), tensor.Must(y.AsType(dt)), tensor.Must(seed.AsType(dt))
+			tp := New()
+			out, err := tp.Mul(x, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fused, err := tp.VJP([]*tensor.Tensor{out}, []*tensor.Tensor{seed}, []*tensor.Tensor{x, y})
+			if err != nil {
+				t.Fatal(err)
+			}
+			recorded, err := tp.VJP([]*tensor.Tensor{out}, []*tensor.Tensor{seed}, []*tensor.Tensor{x, y}, CreateGraph())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 2 {
+				a, b := values(t, fused[i]), values(t, recorded[i])
+				if !equalInts(fused[i].Shape(), recorded[i].Shape()) || fused[i].DType() != dt || len(a) != len(b) {
+					t.Fatalf("%v %v: gradient %d is %v %v, want %v %v", dt, cs, i, fused[i].DType(), fused[i].Shape(), dt, recorded[i].Shape())
+				}
+				tol := 1e-12
+				if dt == tensor.Float32 {
+					tol = 2e-6
+				}
+				for k := range a {
+					if cmplx.Abs(a[k]-b[k]) > tol*(1+cmplx.Abs(b[k])) {
+						t.Fatalf("%v %v: gradient %d element %d = %v, recorded %v", dt, cs, i, k, a[k], b[k])
+					}
+				}
+			}
+		}
+	}
+}
