@@ -397,6 +397,14 @@ func (env *Env) index(n *Index) (Value, error) {
 }
 
 // rangeOf converts one subscript item to a tensor.Range.
+// clampInt converts an index or slice bound to int, the out-of-range ones
+// to the nearest int (where int has 32 bits): an index stays out of range
+// and a slice bound past the end clamps, as in Python, rather than
+// keeping only its low bits.
+func clampInt(v int64) int {
+	return int(min(max(v, math.MinInt), math.MaxInt))
+}
+
 func (env *Env) rangeOf(it Node) (tensor.Range, error) {
 	s, ok := it.(*Slice)
 	if !ok {
@@ -408,7 +416,7 @@ func (env *Env) rangeOf(it Node) (tensor.Range, error) {
 		if !ok {
 			return tensor.Range{}, evalErr("index", tensor.ErrIndex, "indices must be integers, slices or '...', got %s", typeName(v))
 		}
-		return tensor.Index(int(i)), nil
+		return tensor.Index(clampInt(i)), nil
 	}
 	var bound [3]*int
 	for k, part := range []Node{s.Lo, s.Hi, s.Step} {
@@ -422,7 +430,7 @@ func (env *Env) rangeOf(it Node) (tensor.Range, error) {
 		switch v := v.(type) {
 		case nil:
 		case int64:
-			b := int(v)
+			b := clampInt(v)
 			bound[k] = &b
 		default:
 			return tensor.Range{}, evalErr("index", tensor.ErrIndex, "slice bounds must be integers or None, got %s", typeName(v))

@@ -237,7 +237,13 @@ func TestReserve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := env.Eval(n); !errors.Is(err, tensor.ErrShape) || strings.Contains(err.Error(), "needs 0 bytes") || !strings.Contains(err.Error(), "more than 2^64") {
+	_, err = env.Eval(n)
+	if math.MaxInt == math.MaxInt32 {
+		// No int holds 2^62: refused as a value, never cut to its low bits.
+		if !errors.Is(err, tensor.ErrValue) || !strings.Contains(err.Error(), "4611686018427387904") {
+			t.Errorf("the 2^62-element prod with a 32-bit int: %v, want an ErrValue error naming the size", err)
+		}
+	} else if !errors.Is(err, tensor.ErrShape) || strings.Contains(err.Error(), "needs 0 bytes") || !strings.Contains(err.Error(), "more than 2^64") {
 		t.Errorf("the 2^62-element prod: %v, want a budget error saying more than 2^64 bytes", err)
 	}
 	for _, tc := range tests {
@@ -363,4 +369,29 @@ func huge(n Node) bool {
 	}
 	walk(n)
 	return found
+}
+
+// TestIntsBeyondInt32 checks that literals beyond 32 bits are never cut to
+// their low bits where int has 32 (a 386 build took (2, 2^32+2) for
+// (2, 2) and x[2^32] for x[0]): a shape is refused, an index stays out of
+// range, a slice bound clamps as in Python. The same holds with 64 bits.
+func TestIntsBeyondInt32(t *testing.T) {
+	env := &Env{MaxBytes: 1 << 20}
+	eval := func(src string) (Value, error) {
+		n, err := Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return env.Eval(n)
+	}
+	if v, err := eval("zeros((2, 4294967298))"); err == nil {
+		t.Errorf("zeros((2, 2^32+2)) = %v, want an error", v)
+	}
+	if v, err := eval("tensor([1, 2, 3])[4294967296]"); !errors.Is(err, tensor.ErrIndex) {
+		t.Errorf("x[2^32] of three elements = %v, %v; want an ErrIndex error", v, err)
+	}
+	v, err := eval("tensor([1, 2, 3])[1:4294967296]")
+	if x, ok := v.(*tensor.Tensor); err != nil || !ok || x.Size() != 2 {
+		t.Errorf("x[1:2^32] of three elements = %v, %v; want its last two", v, err)
+	}
 }

@@ -353,7 +353,7 @@ func callArange(env *Env, name string, a []Value) (Value, error) {
 		bounds[0], bounds[1] = 0, bounds[0]
 	}
 	if count := math.Ceil((bounds[1] - bounds[0]) / bounds[2]); count > 0 && count < math.MaxInt32*float64(math.MaxInt32) {
-		if err := env.Reserve(name, []int{int(count)}, dt); err != nil {
+		if err := env.Reserve(name, []int{int(min(count, math.MaxInt))}, dt); err != nil {
 			return nil, err
 		}
 	}
@@ -373,6 +373,9 @@ func callSize(env *Env, name string, a []Value) (Value, error) {
 func intList(op, what string, v Value) ([]int, error) {
 	switch v := v.(type) {
 	case int64:
+		if int64(int(v)) != v {
+			return nil, evalErr(op, tensor.ErrValue, "%s holds %d, beyond this platform's int", what, v)
+		}
 		return []int{int(v)}, nil
 	case Tuple, List:
 		var elems []Value
@@ -386,6 +389,9 @@ func intList(op, what string, v Value) ([]int, error) {
 			n, ok := e.(int64)
 			if !ok {
 				return nil, evalErr(op, tensor.ErrValue, "%s must hold ints, got %s at position %d", what, typeName(e), i)
+			}
+			if int64(int(n)) != n { // a 32-bit int would keep the low bits
+				return nil, evalErr(op, tensor.ErrValue, "%s holds %d at position %d, beyond this platform's int", what, n, i)
 			}
 			out[i] = int(n)
 		}

@@ -257,7 +257,7 @@ func (env *Env) indexTuple(t Tuple, items []Node) (Value, error) {
 			switch v := v.(type) {
 			case nil:
 			case int64:
-				b := int(v)
+				b := clampInt(v)
 				bound[k] = &b
 			default:
 				return nil, evalErr("index", tensor.ErrIndex, "slice bounds must be integers or None, got %s", typeName(v))
