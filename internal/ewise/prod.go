@@ -60,9 +60,9 @@ func prodKernel(dt dtype.DType) iter.Kernel {
 	case dtype.BFloat16:
 		return foldKernel(vec.ProdBF16, nil, mul[float64], prodHalfLoop(bf16ToF32))
 	case dtype.Complex64:
-		return foldKernel(vec.ProdC64, nil, prodComplexStep, prodComplexLoop[complex64])
+		return loopReduction(prodComplexLoop[complex64])
 	case dtype.Complex128:
-		return foldKernel(vec.ProdC128, nil, prodComplexStep, prodComplexLoop[complex128])
+		return loopReduction(prodComplexLoop[complex128])
 	}
 	return nil
 }

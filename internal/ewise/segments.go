@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
-	"github.com/tensor-go/tensor/internal/vec"
 )
 
 // MaxSegment is the longest segment a SegmentsKernel takes. Up to it the
@@ -13,10 +12,6 @@ import (
 // at most 16 leaves that the kernels write out; a longer run is worth the
 // run kernel's call.
 const MaxSegment = 16
-
-// The complex products of segments are written one element after another,
-// as vec's are for runs this short.
-var _ [vec.ProdC64MinLanes - MaxSegment - 1]struct{}
 
 // SegmentsKernel folds n short segments of x, each into one accumulator:
 // accumulator i (at acc + i·sacc bytes, of the Accumulator dtype) takes
@@ -298,23 +293,13 @@ func widenHalves(dt dtype.DType, dst []float64, x []uint16) {
 const halfBatch = 2048
 
 // complexProdSegments multiplies segments of C into complex128
-// accumulators as the run kernel does: a contiguous segment (shorter than
-// vec.ProdC64MinLanes) as vec.ProdC64 does, one element after another
-// from 1, the product then taken into the accumulator; any other segment
-// one element after another into the accumulator.
+// accumulators one element after another, as prodComplexLoop does.
 func complexProdSegments[C complex64 | complex128](acc, x unsafe.Pointer, sacc, sx, n, seg, sseg int) {
-	contiguous := UseVec && sseg == int(unsafe.Sizeof(C(0)))
 	for i := range n {
 		a, s := at[complex128](acc, i, sacc), unsafe.Add(x, i*sx)
-		p := complex128(1)
-		if !contiguous {
-			p = *a
-		}
+		p := *a
 		for j := range seg {
 			p = prodComplexStep(p, complex128(*at[C](s, j, sseg)))
-		}
-		if contiguous {
-			p = prodComplexStep(*a, p)
 		}
 		*a = p
 	}
