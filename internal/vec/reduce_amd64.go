@@ -40,6 +40,21 @@ func prodBF16AVX512(a []uint16) [lanes8]float64
 //go:noescape
 func prodF32PairAVX512(a, b []float32) (pa, pb float64)
 
+// prodF32PairAVX2 is prodF32PairAVX512 for runs of whole blocks.
+//
+//go:noescape
+func prodF32PairAVX2(a, b []float32) (pa, pb float64)
+
+// pairF32AVX2 is the AVX2 set's pair kernel: runs of whole blocks (the
+// chunks and rows the engine pairs mostly are) through prodF32PairAVX2,
+// others one after the other.
+func pairF32AVX2(a, b []float32) (float64, float64) {
+	if len(a)%lanes8 != 0 {
+		return ProdF32(a), ProdF32(b)
+	}
+	return prodF32PairAVX2(a, b[:len(a)])
+}
+
 //go:noescape
 func prodF32AVX2(a []float32) [lanes8]float64
 
@@ -154,12 +169,11 @@ var prodAVX512 = prodKernels{
 	foldF64: foldF64AVX512,
 }
 
-// prodAVX2 reduces int64 in Go: AVX2 has no 64-bit multiply. It has no
-// pair kernel: two runs' 64 lanes would fill all sixteen ymm registers,
-// leaving none for the widened loads.
+// prodAVX2 reduces int64 in Go: AVX2 has no 64-bit multiply.
 var prodAVX2 = prodKernels{
 	f32: prodF32AVX2, f64: prodF64AVX2,
-	i32: prodI32AVX2, i64: blocks8[int64],
+	f32Pair: pairF32AVX2,
+	i32:     prodI32AVX2, i64: blocks8[int64],
 	i8: prodI8AVX2, u8: prodU8AVX2,
 	i16: prodI16AVX2, u16: prodU16AVX2,
 	f16: prodF16AVX2, bf16: prodBF16AVX2,

@@ -465,3 +465,101 @@ pairfold:
 	VMOVSD    X8, pb+56(FP)
 	VZEROUPPER
 	RET
+
+// PAIRFOLD256 folds float64 lanes 0-31 in Y0-Y7 (lanes 4q.. in Yq) into
+// the low element of X0 in the rounds of FOLDF64_256 (and the Go fold32).
+#define PAIRFOLD256 \
+	VMULPD       Y4, Y0, Y0; \
+	VMULPD       Y5, Y1, Y1; \
+	VMULPD       Y6, Y2, Y2; \
+	VMULPD       Y7, Y3, Y3; \
+	VMULPD       Y2, Y0, Y0; \
+	VMULPD       Y3, Y1, Y1; \
+	VMULPD       Y1, Y0, Y0; \
+	VEXTRACTF128 $1, Y0, X1; \
+	VMULPD       X1, X0, X0; \
+	VMOVHLPS     X0, X0, X1; \
+	VMULSD       X1, X0, X0
+
+// PAIRB256 multiplies four float32 of b (at off(DI)), widened, into b's
+// lanes at 2*off(SP), through Y8.
+#define PAIRB256(off) \
+	VCVTPS2PD off(DI), Y8; \
+	VMULPD    (2*off)(SP), Y8, Y8; \
+	VMOVUPD   Y8, (2*off)(SP)
+
+// func prodF32PairAVX2(a, b []float32) (pa, pb float64)
+//
+// prodF32PairAVX512 for AVX2, for runs of whole 32-element blocks (the
+// caller reduces others one at a time): a's lanes in Y0-Y7 as in
+// prodF32AVX2, b's in the frame, since two runs' lanes would take all
+// sixteen ymm registers; each b lane's chain through memory is still
+// shorter than the loads it waits for.
+TEXT ·prodF32PairAVX2(SB), NOSPLIT, $256-64
+	MOVQ    a_base+0(FP), SI
+	MOVQ    a_len+8(FP), CX
+	MOVQ    b_base+24(FP), DI
+	ONEF64_256
+	VMOVDQA Y0, Y1
+	VMOVDQA Y0, Y2
+	VMOVDQA Y0, Y3
+	VMOVDQA Y0, Y4
+	VMOVDQA Y0, Y5
+	VMOVDQA Y0, Y6
+	VMOVDQA Y0, Y7
+	VMOVUPD Y0, 0(SP)
+	VMOVUPD Y0, 32(SP)
+	VMOVUPD Y0, 64(SP)
+	VMOVUPD Y0, 96(SP)
+	VMOVUPD Y0, 128(SP)
+	VMOVUPD Y0, 160(SP)
+	VMOVUPD Y0, 192(SP)
+	VMOVUPD Y0, 224(SP)
+	SHRQ    $5, CX
+	JZ      pair256fold
+pair256loop:
+	PREFETCHT0 PREFETCH(SI)
+	PREFETCHT0 PREFETCH(DI)
+	VCVTPS2PD 0(SI), Y8
+	VCVTPS2PD 16(SI), Y9
+	VCVTPS2PD 32(SI), Y10
+	VCVTPS2PD 48(SI), Y11
+	VCVTPS2PD 64(SI), Y12
+	VCVTPS2PD 80(SI), Y13
+	VCVTPS2PD 96(SI), Y14
+	VCVTPS2PD 112(SI), Y15
+	VMULPD    Y8, Y0, Y0
+	VMULPD    Y9, Y1, Y1
+	VMULPD    Y10, Y2, Y2
+	VMULPD    Y11, Y3, Y3
+	VMULPD    Y12, Y4, Y4
+	VMULPD    Y13, Y5, Y5
+	VMULPD    Y14, Y6, Y6
+	VMULPD    Y15, Y7, Y7
+	PAIRB256(0)
+	PAIRB256(16)
+	PAIRB256(32)
+	PAIRB256(48)
+	PAIRB256(64)
+	PAIRB256(80)
+	PAIRB256(96)
+	PAIRB256(112)
+	ADDQ      $128, SI
+	ADDQ      $128, DI
+	DECQ      CX
+	JNZ       pair256loop
+pair256fold:
+	PAIRFOLD256
+	VMOVSD    X0, pa+48(FP)
+	VMOVUPD   0(SP), Y0
+	VMOVUPD   32(SP), Y1
+	VMOVUPD   64(SP), Y2
+	VMOVUPD   96(SP), Y3
+	VMOVUPD   128(SP), Y4
+	VMOVUPD   160(SP), Y5
+	VMOVUPD   192(SP), Y6
+	VMOVUPD   224(SP), Y7
+	PAIRFOLD256
+	VMOVSD    X0, pb+56(FP)
+	VZEROUPPER
+	RET
