@@ -13,10 +13,11 @@ import (
 // (inf − inf is NaN, +0 − +0 is +0, −0 − +0 is −0). Bool has no kernel:
 // the API refuses it, as PyTorch does.
 //
-// The vector kernels are Add's and Mul's: a − b is a + (−b) exactly in
-// IEEE-754 and in wrapping integers, and −b is b·(−1) exactly (a NaN's
-// sign is not specified, §5), so a contiguous run is negated into a small
-// buffer and added, and a run against a scalar adds the negated scalar.
+// Contiguous float runs use vec's differences. Elsewhere the vector
+// kernels are Add's and Mul's: a − b is a + (−b) exactly in IEEE-754 and
+// in wrapping integers, and −b is b·(−1) exactly (a NaN's sign is not
+// specified, §5), so a contiguous run is negated into a small buffer and
+// added, and a run against a scalar adds the negated scalar.
 var Sub = newBinary("sub", subKernel, noStreaming, nil)
 
 // Neg is the element-wise negation −a, run on the binary engine with its
@@ -47,9 +48,9 @@ func subKernel(dt dtype.DType) iter.Kernel {
 	case dtype.Uint64:
 		return negAddKernel(unsignedBinary[uint64](vec.AddI64), unsignedScalar[uint64](vec.AddScalarI64), unsignedScalar[uint64](vec.MulScalarI64), subLoop[uint64])
 	case dtype.Float32:
-		return negAddKernel(vec.AddF32, vec.AddScalarF32, vec.MulScalarF32, subLoop[float32])
+		return withSub(vec.SubF32, negAddKernel(vec.AddF32, vec.AddScalarF32, vec.MulScalarF32, subLoop[float32]))
 	case dtype.Float64:
-		return negAddKernel(vec.AddF64, vec.AddScalarF64, vec.MulScalarF64, subLoop[float64])
+		return withSub(vec.SubF64, negAddKernel(vec.AddF64, vec.AddScalarF64, vec.MulScalarF64, subLoop[float64]))
 	case dtype.Float16:
 		return halfSubKernel(vec.AddF16, vec.AddScalarF16, vec.MulScalarF16, f16ToF32, f32ToF16)
 	case dtype.BFloat16:
@@ -60,6 +61,19 @@ func subKernel(dt dtype.DType) iter.Kernel {
 		return loopKernel(subLoop[complex128])
 	}
 	return nil
+}
+
+// withSub gives a kernel vec's difference for contiguous runs (one pass,
+// the same bits as negating and adding) and other for the rest.
+func withSub[T number](sub func(dst, a, b []T), other iter.Kernel) iter.Kernel {
+	return func(ptrs []unsafe.Pointer, strides []int, n int) {
+		size := int(unsafe.Sizeof(*new(T)))
+		if UseVec && strides[0] == size && strides[1] == size && strides[2] == size {
+			sub(run[T](ptrs[0], n), run[T](ptrs[1], n), run[T](ptrs[2], n))
+			return
+		}
+		other(ptrs, strides, n)
+	}
 }
 
 // negChunk is how many elements of b a contiguous difference negates at a

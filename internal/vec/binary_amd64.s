@@ -934,3 +934,25 @@ TEXT ·addScalarI32StreamAVX2(SB), NOSPLIT, $0-52
 TEXT ·addF32I32StreamAVX2(SB), NOSPLIT, $0-72
 	BINARY
 	LOOP256(F32I32V2NT, VADDPS, 8, 32, 32, 32, STREAMED)
+
+// ---- Sub (a − b), contiguous float runs only ----
+
+// func subF32AVX512(dst, a, b []float32)
+TEXT ·subF32AVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(F32V, F32M, VSUBPS, 16, 64, 64, 64, NOFENCE)
+
+// func subF64AVX512(dst, a, b []float64)
+TEXT ·subF64AVX512(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP512(F64V, F64M, VSUBPD, 8, 64, 64, 64, NOFENCE)
+
+// func subF32AVX2(dst, a, b []float32)
+TEXT ·subF32AVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(F32V2, VSUBPS, 8, 32, 32, 32, NOFENCE)
+
+// func subF64AVX2(dst, a, b []float64)
+TEXT ·subF64AVX2(SB), NOSPLIT, $0-72
+	BINARY
+	LOOP256(F64V2, VSUBPD, 4, 32, 32, 32, NOFENCE)
