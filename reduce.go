@@ -180,6 +180,9 @@ func reduceRun(r *ewise.Reduction, out, x *Tensor, mask []bool, rd DType) error 
 		}
 		x, accType = cx, want
 	}
+	if reduceShortInto(r, out, x, mask, accType, rd) { // short inner axes, a narrower result: no accumulator tensor
+		return nil
+	}
 	kept := shape.Reduced(x.shape, mask, true)
 	acc := out
 	if out.dtype != accType || accType != rd || !out.IsContiguous() {

@@ -4,8 +4,10 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/tensor-go/tensor/internal/cast"
 	"github.com/tensor-go/tensor/internal/ewise"
 	"github.com/tensor-go/tensor/internal/iter"
+	"github.com/tensor-go/tensor/shape"
 )
 
 // reduceShortChunk is the number of accumulators one piece of the
@@ -86,4 +88,59 @@ func shortSegment(x *Tensor, mask []bool) (seg, sseg int, ok bool) {
 		}
 	}
 	return seg, x.strides[dims[0]] * x.dtype.Size(), true
+}
+
+// reduceShortBatch is the accumulators reduceShortInto carries at a time
+// (up to 8 KiB of complex128 per goroutine, in L1).
+const reduceShortBatch = 512
+
+// reduceShortInto is the segments schedule for a result narrower than its
+// accumulators (float32, float16, bfloat16 carried in float64, complex64
+// in complex128) and contiguous, of dtype rd: and reports whether it ran.
+// Each accumulator takes one segment, so the accumulators need not
+// outlive a batch: a batch is filled, folded into and rounded into out,
+// in a buffer that stays in L1, instead of a whole accumulator tensor
+// filled, folded into and converted into out in passes over memory. The
+// rounding is the conversion the other path ends with, element by element,
+// so the bits are the same.
+func reduceShortInto(r *ewise.Reduction, out, x *Tensor, mask []bool, accType, rd DType) bool {
+	kernel := r.Segments(x.dtype)
+	if !reduceShortOn || kernel == nil || accType == rd || out.dtype != rd || !out.IsContiguous() || out.Size() < 2 || x.Size() == 0 {
+		return false
+	}
+	seg, sseg, ok := shortSegment(x, mask)
+	if !ok {
+		return false
+	}
+	kept := slices.Clone(x.shape)
+	for i := range kept {
+		if mask[i] {
+			kept[i] = 1
+		}
+	}
+	outStrides := shape.ContiguousStrides(kept)
+	for i := range outStrides {
+		outStrides[i] *= rd.Size()
+	}
+	p := iter.NewPlan(kept, outStrides, byteStrides(x, x.shape))
+	bases := []unsafe.Pointer{firstElement(out), firstElement(x)}
+	convert, accSize := cast.Kernel(rd, accType), accType.Size()
+	chunks := p.Chunks(reduceShortChunk)
+	w := min(iter.Workers(x.Size()), chunks)
+	buffers := make([][2 * reduceShortBatch]uint64, w) // 16 bytes per accumulator at most
+	iter.ParallelWorkers(chunks, w, func(worker, lo, hi int) {
+		buf := unsafe.Pointer(&buffers[worker])
+		runs := func(ptrs []unsafe.Pointer, strides []int, n int) {
+			for i := 0; i < n; i += reduceShortBatch {
+				k := min(reduceShortBatch, n-i)
+				r.Fill(accType, buf, k, false)
+				kernel(buf, unsafe.Add(ptrs[1], i*strides[1]), accSize, strides[1], k, seg, sseg)
+				convert(unsafe.Add(ptrs[0], i*strides[0]), strides[0], buf, accSize, k)
+			}
+		}
+		for c := lo; c < hi; c++ {
+			p.RunChunk(bases, c, reduceShortChunk, runs)
+		}
+	})
+	return true
 }
