@@ -59,6 +59,10 @@ func TestEvalSubNeg(t *testing.T) {
 	expect(t, dir, ok("Tensor([254 255], dtype=uint8, device=xpux:0)"), "eval", "tensor([1, 2], dtype=uint8) - 3")
 	expect(t, dir, ok("Tensor([-0. -1.], device=xpux:0)"), "eval", "neg([0., 1.])")
 	expect(t, dir, ok("Tensor([4. 5.], device=xpux:0)"), "eval", "tensor([5., 6.]).sub(1)")
+	// Complex numbers written as PyTorch users write them, and other
+	// arithmetic of numbers inside a list literal.
+	expect(t, dir, ok("Tensor([1.+2.j 3.-1.j], dtype=complex64, device=xpux:0)"), "eval", "tensor([1+2j, 3-1j])")
+	expect(t, dir, ok("Tensor([-1  6], dtype=int32, device=xpux:0)"), "eval", "[1-2, 3*2]")
 	expect(t, dir, ok("(Tensor([ 1. -2.], device=xpux:0), Tensor([1. 2.], device=xpux:0))"),
 		"eval", "grad(lambda a, b: sum((a - b) * -a), [1., 2.], [3., 2.])")
 	for _, src := range []string{"tensor([True]) - tensor([False])", "-tensor([True])", "[1, 2] - True"} {

@@ -439,6 +439,38 @@ func defaultDType(v Value) (dtype.DType, bool) {
 	return dtype.Invalid, false
 }
 
+// scalarOf returns the number a dense 0-d tensor holds as the Go type of
+// its kind (bool, int64, float64 or complex128).
+func scalarOf(t *tensor.Tensor) (Value, bool) {
+	if t == nil || t.Layout() != tensor.Strided || len(t.Shape()) != 0 {
+		return nil, false
+	}
+	dt := t.DType()
+	wide := map[bool]dtype.DType{true: dtype.Complex128, false: dtype.Float64}[dt.IsComplex()]
+	switch {
+	case dt == dtype.Bool:
+		v, err := tensor.ToSlice[bool](t)
+		return v[0], err == nil
+	case dt.IsInteger():
+		w, err := t.AsType(dtype.Int64)
+		if err != nil {
+			return nil, false
+		}
+		v, err := tensor.ToSlice[int64](w)
+		return v[0], err == nil
+	}
+	w, err := t.AsType(wide)
+	if err != nil {
+		return nil, false
+	}
+	if wide == dtype.Complex128 {
+		v, err := tensor.ToSlice[complex128](w)
+		return v[0], err == nil
+	}
+	v, err := tensor.ToSlice[float64](w)
+	return v[0], err == nil
+}
+
 // literal is a flattened list literal: its shape, its elements in
 // row-major order and the highest kind among them.
 type literal struct {
@@ -461,6 +493,13 @@ func (l *literal) flatten(op string, v Value, depth int) error {
 			return evalErr(op, tensor.ErrShape, "ragged nested list: a number where a list was expected at depth %d", depth)
 		}
 		k := kindNone
+		if t, ok := v.(*tensor.Tensor); ok {
+			// A number computed in the list, such as 1+2j or 3-1j: a 0-d
+			// result of weak scalars, taken as its number.
+			if n, ok := scalarOf(t); ok {
+				v = n
+			}
+		}
 		switch v.(type) {
 		case bool:
 			k = kindBool
