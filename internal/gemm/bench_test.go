@@ -49,6 +49,9 @@ func BenchmarkMul(b *testing.B) {
 		b.Run(fmt.Sprintf("i64/256/t%d", th), func(b *testing.B) { benchMul[int64](b, 256, 256, 256, th) })
 		b.Run(fmt.Sprintf("f32/gemv4096/t%d", th), func(b *testing.B) { benchMul[float32](b, 4096, 1, 4096, th) })
 		b.Run(fmt.Sprintf("f32/tall100000x64x64/t%d", th), func(b *testing.B) { benchMul[float32](b, 100000, 64, 64, th) })
+		// Few long rows (gemvPieces): the pieces of x must stay in L1.
+		b.Run(fmt.Sprintf("f64/gemv64x100000/t%d", th), func(b *testing.B) { benchMul[float64](b, 64, 1, 100000, th) })
+		b.Run(fmt.Sprintf("f64/gemv64x16384/t%d", th), func(b *testing.B) { benchMul[float64](b, 64, 1, 16384, th) })
 	}
 }
 
