@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -38,6 +39,11 @@ func shortCases(L int) []shortCase {
 		{"reversed-kept", []int{11, L}, []int{11, L}, []int{-L, 1}, 10 * L, []int{1}, true},
 		{"transposed-kept", []int{5, 7, L}, []int{7, 5, L}, []int{L, 7 * L, 1}, 0, []int{2}, false},
 		{"threaded", []int{70000, L}, []int{70000, L}, []int{L, 1}, 0, []int{1}, false},
+		// Middle and outer axes, which reduceRowsInto takes for float32.
+		{"middle", []int{4, L, 37}, []int{4, L, 37}, []int{37 * L, 37, 1}, 0, []int{1}, false},
+		{"middle-two-wide", []int{3, 2, L, 2100}, []int{3, 2, L, 2100}, []int{4200 * L, 2100 * L, 2100, 1}, 0, []int{1, 2}, true},
+		{"outer", []int{L, 3000}, []int{L, 3000}, []int{3000, 1}, 0, []int{0}, false},
+		{"middle-reversed-kept", []int{6, L, 40}, []int{6, L, 40}, []int{-40 * L, 40, 1}, 5 * 40 * L, []int{1}, false},
 	}
 }
 
@@ -72,11 +78,18 @@ func TestReduceShortSameBits(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
+					middle := strings.HasPrefix(c.name, "middle") || c.name == "outer"
 					seg, _, ok := shortSegment(x, mask)
-					if n := segLen(x, mask); ok != (n >= 2 && n <= ewise.MaxSegment) {
+					if n := segLen(x, mask); ok != (!middle && n >= 2 && n <= ewise.MaxSegment) {
 						t.Fatalf("%s L=%d: shortSegment says %v (seg %d)", c.name, L, ok, seg)
 					}
 					what := fmt.Sprintf("%s %s %v L=%d", r.Name, c.name, dt, L)
+					if middle && dt == Float32 && L > 1 {
+						out := Must(Zeros(Float32, shapeOf(reduceShape(r, x, []ReduceOption{Axis(c.axes...), KeepDims(c.keepDims)}))...))
+						if !reduceRowsInto(r, out, x, mask, Float64, Float32) {
+							t.Fatalf("%s: reduceRowsInto does not take it", what)
+						}
+					}
 					for _, use := range []bool{true, false} {
 						want := reduceUnder(t, r, false, use, 1, x, c)
 						for _, procs := range []int{1, 2} {
@@ -88,6 +101,13 @@ func TestReduceShortSameBits(t *testing.T) {
 			}
 		}
 	}
+}
+
+func shapeOf(_ []bool, s []int, _ DType, err error) []int {
+	if err != nil {
+		panic(err)
+	}
+	return s
 }
 
 // segLen is the product of the reduced dimensions' lengths.
