@@ -23,7 +23,9 @@
 //     results in a reproducible order; it allocates nothing either;
 //   - Execute shares an element-wise operation between goroutines, and
 //     walks inputs that are read against the output's memory order (a
-//     transposed operand) in 2-D tiles gathered into contiguous buffers.
+//     transposed operand) in 2-D tiles gathered into contiguous buffers,
+//     and plans of short runs (a [n, 3] × [3] broadcast) in blocks of many
+//     runs, each one kernel call (see blocking).
 //
 // Strides here are in bytes, so operands of different dtypes mix freely.
 package iter
