@@ -120,6 +120,35 @@ func BenchmarkProdU16(b *testing.B)  { benchProd(b, uint16(1), ProdU16) }
 func BenchmarkProdF16(b *testing.B)  { benchProd(b, uint16(0x3c00), ProdF16) }
 func BenchmarkProdBF16(b *testing.B) { benchProd(b, uint16(0x3f80), ProdBF16) }
 
+// BenchmarkProdF32Pair times the pair kernel on the two halves of each
+// size against ProdF32 of the halves one after the other, per set: the
+// pairs exist for the float32 runs from memory (16M), where one run at a
+// time keeps too few widening loads in flight.
+func BenchmarkProdF32Pair(b *testing.B) {
+	defer func(saved prodKernels) { prodImpl = saved }(prodImpl)
+	for _, size := range benchSizes {
+		a := filled(size.n, float32(1))
+		x, y := a[:size.n/2], a[size.n/2:]
+		for _, v := range prodTable.Variants() {
+			b.Run(size.name+"/"+v.Name()+"/pair", func(b *testing.B) {
+				prodImpl = v.K
+				b.SetBytes(int64(4 * size.n))
+				for b.Loop() {
+					ProdF32Pair(x, y)
+				}
+			})
+			b.Run(size.name+"/"+v.Name()+"/single", func(b *testing.B) {
+				prodImpl = v.K
+				b.SetBytes(int64(4 * size.n))
+				for b.Loop() {
+					ProdF32(x)
+					ProdF32(y)
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkProdF64Run256 times the reduction of one short run, as in a
 // reduction over the inner axis of a 256×256×256 tensor, where the fold of
 // the lanes is a sizeable share of the work.
