@@ -35,7 +35,7 @@ func TestFromNested(t *testing.T) {
 		t.Errorf("values %v", got)
 	}
 
-	checkMeta(t, Must(FromNested([]int{1, 2})), Int64, 2)
+	checkMeta(t, Must(FromNested([]int{1, 2})), goIntDType, 2)
 	checkMeta(t, Must(FromNested([]float64{1})), Float64, 1)
 	checkMeta(t, Must(FromNested([][][]bool{{{true}, {false}}})), Bool, 1, 2, 1)
 	checkMeta(t, Must(FromNested([2][3]float32{})), Float32, 2, 3)

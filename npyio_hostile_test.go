@@ -283,7 +283,7 @@ func TestCSCReadsInPlace(t *testing.T) {
 	const nnz = 1 << 19
 	cols := make([]int64, nnz)
 	for i := range cols {
-		cols[i] = int64(i*7919) % 4096
+		cols[i] = int64(i) * 7919 % 4096
 	}
 	z := spZip(t, map[string][]byte{
 		"indices.npy": spNPY(t, Must(FromSlice(cols))),

@@ -288,8 +288,8 @@ func TestScalarOf(t *testing.T) {
 		}
 	}
 	check(ScalarOf(int8(-3)), Int8, -3)
-	check(ScalarOf(3), Int64, 3)
-	check(ScalarOf(uint(9)), Uint64, 9)
+	check(ScalarOf(3), goIntDType, 3)
+	check(ScalarOf(uint(9)), goUintDType, 9)
 	check(ScalarOf(2.5), Float64, 2.5)
 	check(ScalarOf(float32(0.1)), Float32, complex(float64(float32(0.1)), 0))
 	check(ScalarOf(bfloat16.FromFloat32(1.5)), BFloat16, 1.5)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -76,7 +77,7 @@ func TestSliceExtremeSteps(t *testing.T) {
 	if _, err := x.Slice(All().By(0)); !errors.Is(err, ErrValue) {
 		t.Errorf("By(0): %v, want ErrValue", err)
 	}
-	if s := All().By(math.MinInt).String(); s != "::-9223372036854775808" {
+	if s := All().By(math.MinInt).String(); s != "::"+strconv.Itoa(math.MinInt) {
 		t.Errorf("By(math.MinInt) prints as %q", s)
 	}
 }
@@ -114,7 +115,7 @@ func FuzzSlice(f *testing.F) {
 			if i := int(start); i >= -n && i < n {
 				want = []int{(i + n) % n}
 			}
-		case flags&8 != 0 && step == 0:
+		case flags&8 != 0 && int(step) == 0: // as the Range has it (a 32-bit int keeps the low bits)
 		default:
 			st := 1
 			if flags&8 != 0 {
@@ -123,7 +124,7 @@ func FuzzSlice(f *testing.F) {
 			want = pySlice(n, int(start), int(stop), st, hasStart, hasStop)
 		}
 		if err != nil {
-			if want != nil || !index && !(flags&8 != 0 && step == 0) {
+			if want != nil || !index && !(flags&8 != 0 && int(step) == 0) {
 				t.Fatalf("Slice(%v) on dimension %d of %d: %v, want positions %v", r, d, n, err, want)
 			}
 			return

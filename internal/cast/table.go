@@ -14,6 +14,8 @@ func buildTable() {
 	plainRow[uint32](dtype.Uint32)
 	plainRow[uint64](dtype.Uint64)
 	plainRow[float32](dtype.Float32)
+	table[dtype.Float32][dtype.Int64] = convertWith(int64ToFloat32) // Go's own rounds twice on 386
+	table[dtype.Float32][dtype.Uint64] = convertWith(uint64ToFloat32)
 	plainRow[float64](dtype.Float64)
 
 	for _, d := range dtype.All {
