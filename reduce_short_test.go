@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -41,7 +42,7 @@ func shortCases(L int) []shortCase {
 		{"threaded", []int{70000, L}, []int{70000, L}, []int{L, 1}, 0, []int{1}, false},
 		// Middle and outer axes, which reduceRowsInto takes for float32.
 		{"middle", []int{4, L, 37}, []int{4, L, 37}, []int{37 * L, 37, 1}, 0, []int{1}, false},
-		{"middle-two-wide", []int{3, 2, L, 2100}, []int{3, 2, L, 2100}, []int{4200 * L, 2100 * L, 2100, 1}, 0, []int{1, 2}, true},
+		{"middle-two-wide", []int{3, 2, L, 1100}, []int{3, 2, L, 1100}, []int{2200 * L, 1100 * L, 1100, 1}, 0, []int{1, 2}, true},
 		{"outer", []int{L, 3000}, []int{L, 3000}, []int{3000, 1}, 0, []int{0}, false},
 		{"middle-reversed-kept", []int{6, L, 40}, []int{6, L, 40}, []int{-40 * L, 40, 1}, 5 * 40 * L, []int{1}, false},
 	}
@@ -67,11 +68,17 @@ func (c shortCase) view(rng *rand.Rand, dt DType, prod bool) *Tensor {
 func TestReduceShortSameBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 3))
 	for L := 1; L <= 17; L++ {
+		if mmRaceEnabled && L > 4 && L != 16 && L != 17 {
+			continue // the race detector's lane: the written-out trees, the longest, the fallback
+		}
 		for _, c := range shortCases(L) {
-			if c.name == "threaded" && L != 3 && L != 16 {
-				continue // a few lengths suffice for the threaded split
+			if c.name == "threaded" && L != 3 {
+				continue // one length suffices for the threaded split
 			}
 			for _, dt := range dtype.All {
+				if mmRaceEnabled && !slices.Contains([]DType{Bool, Int8, Float32, Float64, BFloat16, Complex64}, dt) {
+					continue // under the race detector, one dtype of each kind of kernel
+				}
 				for _, r := range []*ewise.Reduction{ewise.Prod, ewise.Sum} {
 					x := c.view(rng, dt, r == ewise.Prod)
 					mask, _, _, err := reduceShape(r, x, []ReduceOption{Axis(c.axes...)})
