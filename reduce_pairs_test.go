@@ -10,7 +10,7 @@ import (
 	"github.com/tensor-go/tensor/internal/vec"
 )
 
-// TestProdFloat32Pairs checks the float32 products that go through the
+// TestProdFloat32Pairs checks the float32 products and sums that go through the
 // pair kernel (chunks of a reduction to one element, rows of a reduction
 // over the last axis) against the order the engine defines, computed here
 // from vec's single-run functions: each chunk or row is ProdF32 of it,
@@ -46,6 +46,15 @@ func TestProdFloat32Pairs(t *testing.T) {
 			if !same(got[0], want) {
 				t.Fatalf("procs %d: Prod of %d float32 = %v, want %v", procs, n, got[0], want)
 			}
+			partials = partials[:0]
+			for c := 0; c < n; c += reduceChunk {
+				partials = append(partials, vec.SumF32(s[c:min(c+reduceChunk, n)]))
+			}
+			want = float32(math.Copysign(0, -1) + vec.SumF64(partials))
+			got = Must(Sum(Must(FromSlice(s, n)))).storageF32(t)
+			if !same(got[0], want) {
+				t.Fatalf("procs %d: Sum of %d float32 = %v, want %v", procs, n, got[0], want)
+			}
 		}
 		for k, sh := range [][2]int{{1, 64}, {2, 100}, {3, 33}, {7, 1000}, {64, 257}, {301, 520}} {
 			s := data(sh[0]*sh[1], k%2 == 0)
@@ -54,6 +63,13 @@ func TestProdFloat32Pairs(t *testing.T) {
 				want := float32(vec.ProdF32(s[i*sh[1] : (i+1)*sh[1]]))
 				if !same(got[i], want) {
 					t.Fatalf("procs %d: row %d of %v over axis 1 = %v, want %v", procs, i, sh, got[i], want)
+				}
+			}
+			sums := Must(Sum(Must(FromSlice(s, sh[0], sh[1])), Axis(1))).storageF32(t)
+			for i := range sh[0] {
+				want := float32(math.Copysign(0, -1) + vec.SumF32(s[i*sh[1]:(i+1)*sh[1]]))
+				if !same(sums[i], want) {
+					t.Fatalf("procs %d: row %d of %v summed over axis 1 = %v, want %v", procs, i, sh, sums[i], want)
 				}
 			}
 		}

@@ -35,6 +35,18 @@ func (r *Reduction) withPairs(table func(dtype.DType) PairKernel) *Reduction {
 	return r
 }
 
+// sumPairs is Sum's table of pair kernels (see prodPairs).
+func sumPairs(dt dtype.DType) PairKernel {
+	if dt != dtype.Float32 {
+		return nil
+	}
+	return func(acc0, acc1, x0, x1 unsafe.Pointer, n int) {
+		s0, s1 := vec.SumF32Pair(run[float32](x0, n), run[float32](x1, n))
+		*(*float64)(acc0) += s0
+		*(*float64)(acc1) += s1
+	}
+}
+
 // prodPairs is Prod's table of pair kernels: float32, whose widening loads
 // make one run at a time the slowest.
 func prodPairs(dt dtype.DType) PairKernel {

@@ -45,6 +45,24 @@ func prodF32PairAVX512(a, b []float32) (pa, pb float64)
 //go:noescape
 func prodF32PairAVX2(a, b []float32) (pa, pb float64)
 
+// sumF32PairAVX512 is SumF32 of a and of b (as long as a) side by side.
+//
+//go:noescape
+func sumF32PairAVX512(a, b []float32) (pa, pb float64)
+
+// sumF32PairAVX2 is sumF32PairAVX512 for runs of whole blocks.
+//
+//go:noescape
+func sumF32PairAVX2(a, b []float32) (pa, pb float64)
+
+// sumPairF32AVX2 is pairF32AVX2 for sums.
+func sumPairF32AVX2(a, b []float32) (float64, float64) {
+	if len(a)%lanes8 != 0 {
+		return SumF32(a), SumF32(b)
+	}
+	return sumF32PairAVX2(a, b[:len(a)])
+}
+
 // pairF32AVX2 is the AVX2 set's pair kernel: runs of whole blocks (the
 // chunks and rows the engine pairs mostly are) through prodF32PairAVX2,
 // others one after the other.
@@ -182,7 +200,8 @@ var prodAVX2 = prodKernels{
 
 var sumAVX512 = sumKernels{
 	f32: sumF32AVX512, f64: sumF64AVX512,
-	i32: sumI32AVX512, i64: sumI64AVX512,
+	f32Pair: sumF32PairAVX512,
+	i32:     sumI32AVX512, i64: sumI64AVX512,
 	i8: sumI8AVX512, u8: sumU8AVX512,
 	i16: sumI16AVX512, u16: sumU16AVX512,
 	f16: sumF16AVX512, bf16: sumBF16AVX512,
@@ -192,7 +211,8 @@ var sumAVX512 = sumKernels{
 // sumAVX2 has every kernel: AVX2 adds 64-bit integers.
 var sumAVX2 = sumKernels{
 	f32: sumF32AVX2, f64: sumF64AVX2,
-	i32: sumI32AVX2, i64: sumI64AVX2,
+	f32Pair: sumPairF32AVX2,
+	i32:     sumI32AVX2, i64: sumI64AVX2,
 	i8: sumI8AVX2, u8: sumU8AVX2,
 	i16: sumI16AVX2, u16: sumU16AVX2,
 	f16: sumF16AVX2, bf16: sumBF16AVX2,

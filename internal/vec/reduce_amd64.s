@@ -131,6 +131,188 @@ done: \
 #define LDPH(m, z) VCVTPH2PS m, z
 #define LDBF(m, z) VPMOVZXWD m, z; VPSLLD $16, z, z
 
+// PAIRTAIL multiplies the last len&31 elements of the run at R into the
+// lanes A0-A3 (lane j of the tail into lane j, as the Go tail loop does),
+// the four masks K1-K4 holding the low bits of the tail's length for each
+// vector of eight; masked elements are neither read nor multiplied.
+#define PAIRTAIL(OP, R, A0, A1, A2, A3) \
+	VCVTPS2PD.Z (R), K1, Z4; \
+	OP          Z4, A0, K1, A0; \
+	VCVTPS2PD.Z 32(R), K2, Z5; \
+	OP          Z5, A1, K2, A1; \
+	VCVTPS2PD.Z 64(R), K3, Z6; \
+	OP          Z6, A2, K3, A2; \
+	VCVTPS2PD.Z 96(R), K4, Z7; \
+	OP          Z7, A3, K4, A3
+
+// PAIRFOLD folds the lanes A0-A3 into the low element of A0 in the rounds
+// of FOLDF64 (and of the Go fold32), using T and the low halves of A0/T.
+#define PAIRFOLD(OP, OPS, A0, A1, A2, A3, Y0, Y1, X0, X1) \
+	OP            A2, A0, A0; \
+	OP            A3, A1, A1; \
+	OP            A1, A0, A0; \
+	VEXTRACTF64X4 $1, A0, Y1; \
+	OP            Y1, Y0, Y0; \
+	VEXTRACTF128  $1, Y0, X1; \
+	OP            X1, X0, X0; \
+	VMOVHLPS      X0, X0, X1; \
+	OPS           X1, X0, X0
+
+// PAIR512 is the body of the AVX-512 pair kernels: INIT fills Z0 with the
+// starting value, OP and OPS are the packed and scalar operation.
+#define PAIR512(INIT, OP, OPS) \
+	MOVQ      a_base+0(FP), SI; \
+	MOVQ      a_len+8(FP), CX; \
+	MOVQ      b_base+24(FP), DI; \
+	INIT; \
+	VMOVDQA64 Z0, Z1; \
+	VMOVDQA64 Z0, Z2; \
+	VMOVDQA64 Z0, Z3; \
+	VMOVDQA64 Z0, Z8; \
+	VMOVDQA64 Z0, Z9; \
+	VMOVDQA64 Z0, Z10; \
+	VMOVDQA64 Z0, Z11; \
+	SHRQ      $5, CX; \
+	JZ        pairtail; \
+pairloop: \
+	PREFETCHT0 PREFETCH(SI); \
+	PREFETCHT0 PREFETCH(DI); \
+	VCVTPS2PD (SI), Z4; \
+	VCVTPS2PD 32(SI), Z5; \
+	VCVTPS2PD 64(SI), Z6; \
+	VCVTPS2PD 96(SI), Z7; \
+	VCVTPS2PD (DI), Z12; \
+	VCVTPS2PD 32(DI), Z13; \
+	VCVTPS2PD 64(DI), Z14; \
+	VCVTPS2PD 96(DI), Z15; \
+	OP        Z4, Z0, Z0; \
+	OP        Z5, Z1, Z1; \
+	OP        Z6, Z2, Z2; \
+	OP        Z7, Z3, Z3; \
+	OP        Z12, Z8, Z8; \
+	OP        Z13, Z9, Z9; \
+	OP        Z14, Z10, Z10; \
+	OP        Z15, Z11, Z11; \
+	ADDQ      $128, SI; \
+	ADDQ      $128, DI; \
+	DECQ      CX; \
+	JNZ       pairloop; \
+pairtail: \
+	MOVQ      a_len+8(FP), CX; \
+	ANDQ      $31, CX; \
+	JZ        pairfold; \
+	MOVQ      $1, AX; \
+	SHLQ      CX, AX; \
+	DECQ      AX; \
+	KMOVQ     AX, K1; \
+	SHRQ      $8, AX; \
+	KMOVQ     AX, K2; \
+	SHRQ      $8, AX; \
+	KMOVQ     AX, K3; \
+	SHRQ      $8, AX; \
+	KMOVQ     AX, K4; \
+	PAIRTAIL(OP, SI, Z0, Z1, Z2, Z3); \
+	PAIRTAIL(OP, DI, Z8, Z9, Z10, Z11); \
+pairfold: \
+	PAIRFOLD(OP, OPS, Z0, Z1, Z2, Z3, Y0, Y1, X0, X1); \
+	VMOVSD    X0, pa+48(FP); \
+	PAIRFOLD(OP, OPS, Z8, Z9, Z10, Z11, Y8, Y9, X8, X9); \
+	VMOVSD    X8, pb+56(FP); \
+	VZEROUPPER; \
+	RET
+
+// PAIRFOLD256 folds float64 lanes 0-31 in Y0-Y7 (lanes 4q.. in Yq) into
+// the low element of X0 in the rounds of FOLDF64_256 (and the Go fold32).
+#define PAIRFOLD256(OP, OPS) \
+	OP           Y4, Y0, Y0; \
+	OP           Y5, Y1, Y1; \
+	OP           Y6, Y2, Y2; \
+	OP           Y7, Y3, Y3; \
+	OP           Y2, Y0, Y0; \
+	OP           Y3, Y1, Y1; \
+	OP           Y1, Y0, Y0; \
+	VEXTRACTF128 $1, Y0, X1; \
+	OP           X1, X0, X0; \
+	VMOVHLPS     X0, X0, X1; \
+	OPS          X1, X0, X0
+
+// PAIRB256 multiplies four float32 of b (at off(DI)), widened, into b's
+// lanes at 2*off(SP), through Y8.
+#define PAIRB256(OP, off) \
+	VCVTPS2PD off(DI), Y8; \
+	OP        (2*off)(SP), Y8, Y8; \
+	VMOVUPD   Y8, (2*off)(SP)
+
+// PAIR256 is the body of the AVX2 pair kernels (see PAIR512).
+#define PAIR256(INIT, OP, OPS) \
+	MOVQ    a_base+0(FP), SI; \
+	MOVQ    a_len+8(FP), CX; \
+	MOVQ    b_base+24(FP), DI; \
+	INIT; \
+	VMOVDQA Y0, Y1; \
+	VMOVDQA Y0, Y2; \
+	VMOVDQA Y0, Y3; \
+	VMOVDQA Y0, Y4; \
+	VMOVDQA Y0, Y5; \
+	VMOVDQA Y0, Y6; \
+	VMOVDQA Y0, Y7; \
+	VMOVUPD Y0, 0(SP); \
+	VMOVUPD Y0, 32(SP); \
+	VMOVUPD Y0, 64(SP); \
+	VMOVUPD Y0, 96(SP); \
+	VMOVUPD Y0, 128(SP); \
+	VMOVUPD Y0, 160(SP); \
+	VMOVUPD Y0, 192(SP); \
+	VMOVUPD Y0, 224(SP); \
+	SHRQ    $5, CX; \
+	JZ      pair256fold; \
+pair256loop: \
+	PREFETCHT0 PREFETCH(SI); \
+	PREFETCHT0 PREFETCH(DI); \
+	VCVTPS2PD 0(SI), Y8; \
+	VCVTPS2PD 16(SI), Y9; \
+	VCVTPS2PD 32(SI), Y10; \
+	VCVTPS2PD 48(SI), Y11; \
+	VCVTPS2PD 64(SI), Y12; \
+	VCVTPS2PD 80(SI), Y13; \
+	VCVTPS2PD 96(SI), Y14; \
+	VCVTPS2PD 112(SI), Y15; \
+	OP        Y8, Y0, Y0; \
+	OP        Y9, Y1, Y1; \
+	OP        Y10, Y2, Y2; \
+	OP        Y11, Y3, Y3; \
+	OP        Y12, Y4, Y4; \
+	OP        Y13, Y5, Y5; \
+	OP        Y14, Y6, Y6; \
+	OP        Y15, Y7, Y7; \
+	PAIRB256(OP, 0); \
+	PAIRB256(OP, 16); \
+	PAIRB256(OP, 32); \
+	PAIRB256(OP, 48); \
+	PAIRB256(OP, 64); \
+	PAIRB256(OP, 80); \
+	PAIRB256(OP, 96); \
+	PAIRB256(OP, 112); \
+	ADDQ      $128, SI; \
+	ADDQ      $128, DI; \
+	DECQ      CX; \
+	JNZ       pair256loop; \
+pair256fold: \
+	PAIRFOLD256(OP, OPS); \
+	VMOVSD    X0, pa+48(FP); \
+	VMOVUPD   0(SP), Y0; \
+	VMOVUPD   32(SP), Y1; \
+	VMOVUPD   64(SP), Y2; \
+	VMOVUPD   96(SP), Y3; \
+	VMOVUPD   128(SP), Y4; \
+	VMOVUPD   160(SP), Y5; \
+	VMOVUPD   192(SP), Y6; \
+	VMOVUPD   224(SP), Y7; \
+	PAIRFOLD256(OP, OPS); \
+	VMOVSD    X0, pb+56(FP); \
+	VZEROUPPER; \
+	RET
+
 // func prodF32AVX512(a []float32) [32]float64
 TEXT ·prodF32AVX512(SB), NOSPLIT, $0-280
 	REDUCE512(ONEF64_512, LDPS2PD, VMULPD, 5, 32)
@@ -368,33 +550,6 @@ TEXT ·sumI16AVX2(SB), NOSPLIT, $0-280
 TEXT ·sumU16AVX2(SB), NOSPLIT, $0-280
 	REDUCE256(ZERO256, LDZXWD, VPADDD, 6, 16)
 
-// PAIRTAIL multiplies the last len&31 elements of the run at R into the
-// lanes A0-A3 (lane j of the tail into lane j, as the Go tail loop does),
-// the four masks K1-K4 holding the low bits of the tail's length for each
-// vector of eight; masked elements are neither read nor multiplied.
-#define PAIRTAIL(R, A0, A1, A2, A3) \
-	VCVTPS2PD.Z (R), K1, Z4; \
-	VMULPD      Z4, A0, K1, A0; \
-	VCVTPS2PD.Z 32(R), K2, Z5; \
-	VMULPD      Z5, A1, K2, A1; \
-	VCVTPS2PD.Z 64(R), K3, Z6; \
-	VMULPD      Z6, A2, K3, A2; \
-	VCVTPS2PD.Z 96(R), K4, Z7; \
-	VMULPD      Z7, A3, K4, A3
-
-// PAIRFOLD folds the lanes A0-A3 into the low element of A0 in the rounds
-// of FOLDF64 (and of the Go fold32), using T and the low halves of A0/T.
-#define PAIRFOLD(A0, A1, A2, A3, Y0, Y1, X0, X1) \
-	VMULPD        A2, A0, A0; \
-	VMULPD        A3, A1, A1; \
-	VMULPD        A1, A0, A0; \
-	VEXTRACTF64X4 $1, A0, Y1; \
-	VMULPD        Y1, Y0, Y0; \
-	VEXTRACTF128  $1, Y0, X1; \
-	VMULPD        X1, X0, X0; \
-	VMOVHLPS      X0, X0, X1; \
-	VMULSD        X1, X0, X0
-
 // func prodF32PairAVX512(a, b []float32) (pa, pb float64)
 //
 // ProdF32 of a and of b (as long as a) side by side, tails and folds
@@ -406,87 +561,11 @@ TEXT ·sumU16AVX2(SB), NOSPLIT, $0-280
 // than straight through (Xeon Sapphire Rapids, KVM), where the widening
 // loads' extra micro-operations leave one stream too few loads in flight.
 TEXT ·prodF32PairAVX512(SB), NOSPLIT, $0-64
-	MOVQ      a_base+0(FP), SI
-	MOVQ      a_len+8(FP), CX
-	MOVQ      b_base+24(FP), DI
-	ONEF64_512
-	VMOVDQA64 Z0, Z1
-	VMOVDQA64 Z0, Z2
-	VMOVDQA64 Z0, Z3
-	VMOVDQA64 Z0, Z8
-	VMOVDQA64 Z0, Z9
-	VMOVDQA64 Z0, Z10
-	VMOVDQA64 Z0, Z11
-	SHRQ      $5, CX
-	JZ        pairtail
-pairloop:
-	PREFETCHT0 PREFETCH(SI)
-	PREFETCHT0 PREFETCH(DI)
-	VCVTPS2PD (SI), Z4
-	VCVTPS2PD 32(SI), Z5
-	VCVTPS2PD 64(SI), Z6
-	VCVTPS2PD 96(SI), Z7
-	VCVTPS2PD (DI), Z12
-	VCVTPS2PD 32(DI), Z13
-	VCVTPS2PD 64(DI), Z14
-	VCVTPS2PD 96(DI), Z15
-	VMULPD    Z4, Z0, Z0
-	VMULPD    Z5, Z1, Z1
-	VMULPD    Z6, Z2, Z2
-	VMULPD    Z7, Z3, Z3
-	VMULPD    Z12, Z8, Z8
-	VMULPD    Z13, Z9, Z9
-	VMULPD    Z14, Z10, Z10
-	VMULPD    Z15, Z11, Z11
-	ADDQ      $128, SI
-	ADDQ      $128, DI
-	DECQ      CX
-	JNZ       pairloop
-pairtail:
-	MOVQ      a_len+8(FP), CX
-	ANDQ      $31, CX
-	JZ        pairfold
-	MOVQ      $1, AX
-	SHLQ      CX, AX
-	DECQ      AX
-	KMOVQ     AX, K1
-	SHRQ      $8, AX
-	KMOVQ     AX, K2
-	SHRQ      $8, AX
-	KMOVQ     AX, K3
-	SHRQ      $8, AX
-	KMOVQ     AX, K4
-	PAIRTAIL(SI, Z0, Z1, Z2, Z3)
-	PAIRTAIL(DI, Z8, Z9, Z10, Z11)
-pairfold:
-	PAIRFOLD(Z0, Z1, Z2, Z3, Y0, Y1, X0, X1)
-	VMOVSD    X0, pa+48(FP)
-	PAIRFOLD(Z8, Z9, Z10, Z11, Y8, Y9, X8, X9)
-	VMOVSD    X8, pb+56(FP)
-	VZEROUPPER
-	RET
+	PAIR512(ONEF64_512, VMULPD, VMULSD)
 
-// PAIRFOLD256 folds float64 lanes 0-31 in Y0-Y7 (lanes 4q.. in Yq) into
-// the low element of X0 in the rounds of FOLDF64_256 (and the Go fold32).
-#define PAIRFOLD256 \
-	VMULPD       Y4, Y0, Y0; \
-	VMULPD       Y5, Y1, Y1; \
-	VMULPD       Y6, Y2, Y2; \
-	VMULPD       Y7, Y3, Y3; \
-	VMULPD       Y2, Y0, Y0; \
-	VMULPD       Y3, Y1, Y1; \
-	VMULPD       Y1, Y0, Y0; \
-	VEXTRACTF128 $1, Y0, X1; \
-	VMULPD       X1, X0, X0; \
-	VMOVHLPS     X0, X0, X1; \
-	VMULSD       X1, X0, X0
-
-// PAIRB256 multiplies four float32 of b (at off(DI)), widened, into b's
-// lanes at 2*off(SP), through Y8.
-#define PAIRB256(off) \
-	VCVTPS2PD off(DI), Y8; \
-	VMULPD    (2*off)(SP), Y8, Y8; \
-	VMOVUPD   Y8, (2*off)(SP)
+// func sumF32PairAVX512(a, b []float32) (pa, pb float64)
+TEXT ·sumF32PairAVX512(SB), NOSPLIT, $0-64
+	PAIR512(NEGZERO64_512, VADDPD, VADDSD)
 
 // func prodF32PairAVX2(a, b []float32) (pa, pb float64)
 //
@@ -496,70 +575,8 @@ pairfold:
 // sixteen ymm registers; each b lane's chain through memory is still
 // shorter than the loads it waits for.
 TEXT ·prodF32PairAVX2(SB), NOSPLIT, $256-64
-	MOVQ    a_base+0(FP), SI
-	MOVQ    a_len+8(FP), CX
-	MOVQ    b_base+24(FP), DI
-	ONEF64_256
-	VMOVDQA Y0, Y1
-	VMOVDQA Y0, Y2
-	VMOVDQA Y0, Y3
-	VMOVDQA Y0, Y4
-	VMOVDQA Y0, Y5
-	VMOVDQA Y0, Y6
-	VMOVDQA Y0, Y7
-	VMOVUPD Y0, 0(SP)
-	VMOVUPD Y0, 32(SP)
-	VMOVUPD Y0, 64(SP)
-	VMOVUPD Y0, 96(SP)
-	VMOVUPD Y0, 128(SP)
-	VMOVUPD Y0, 160(SP)
-	VMOVUPD Y0, 192(SP)
-	VMOVUPD Y0, 224(SP)
-	SHRQ    $5, CX
-	JZ      pair256fold
-pair256loop:
-	PREFETCHT0 PREFETCH(SI)
-	PREFETCHT0 PREFETCH(DI)
-	VCVTPS2PD 0(SI), Y8
-	VCVTPS2PD 16(SI), Y9
-	VCVTPS2PD 32(SI), Y10
-	VCVTPS2PD 48(SI), Y11
-	VCVTPS2PD 64(SI), Y12
-	VCVTPS2PD 80(SI), Y13
-	VCVTPS2PD 96(SI), Y14
-	VCVTPS2PD 112(SI), Y15
-	VMULPD    Y8, Y0, Y0
-	VMULPD    Y9, Y1, Y1
-	VMULPD    Y10, Y2, Y2
-	VMULPD    Y11, Y3, Y3
-	VMULPD    Y12, Y4, Y4
-	VMULPD    Y13, Y5, Y5
-	VMULPD    Y14, Y6, Y6
-	VMULPD    Y15, Y7, Y7
-	PAIRB256(0)
-	PAIRB256(16)
-	PAIRB256(32)
-	PAIRB256(48)
-	PAIRB256(64)
-	PAIRB256(80)
-	PAIRB256(96)
-	PAIRB256(112)
-	ADDQ      $128, SI
-	ADDQ      $128, DI
-	DECQ      CX
-	JNZ       pair256loop
-pair256fold:
-	PAIRFOLD256
-	VMOVSD    X0, pa+48(FP)
-	VMOVUPD   0(SP), Y0
-	VMOVUPD   32(SP), Y1
-	VMOVUPD   64(SP), Y2
-	VMOVUPD   96(SP), Y3
-	VMOVUPD   128(SP), Y4
-	VMOVUPD   160(SP), Y5
-	VMOVUPD   192(SP), Y6
-	VMOVUPD   224(SP), Y7
-	PAIRFOLD256
-	VMOVSD    X0, pb+56(FP)
-	VZEROUPPER
-	RET
+	PAIR256(ONEF64_256, VMULPD, VMULSD)
+
+// func sumF32PairAVX2(a, b []float32) (pa, pb float64)
+TEXT ·sumF32PairAVX2(SB), NOSPLIT, $256-64
+	PAIR256(NEGZERO64_256, VADDPD, VADDSD)

@@ -12,6 +12,7 @@ package vec
 // it once to the result type.
 type sumKernels struct {
 	f32       func(a []float32) [lanes8]float64
+	f32Pair   func(a, b []float32) (float64, float64) // see prodKernels.f32Pair
 	f64       func(a []float64) [lanes8]float64
 	i32       func(a []int32) [lanes4]int32
 	i64       func(a []int64) [lanes8]int64
@@ -38,6 +39,16 @@ func SumF32(a []float32) float64 {
 		lane[j] += float64(v)
 	}
 	return sumImpl.foldF64(lane)
+}
+
+// SumF32Pair returns SumF32(a) and SumF32(b), bit for bit, reading runs
+// of equal length side by side where the kernel set can (see
+// ProdF32Pair).
+func SumF32Pair(a, b []float32) (float64, float64) {
+	if len(a) != len(b) || sumImpl.f32Pair == nil {
+		return SumF32(a), SumF32(b)
+	}
+	return sumImpl.f32Pair(a, b)
 }
 
 // SumF64 returns the sum of a in the canonical order:

@@ -9,11 +9,28 @@ import (
 // sumGo is the Go twin of every sum block kernel.
 var sumGo = sumKernels{
 	f32: sumBlocksF64[float32], f64: sumBlocksF64[float64],
-	i32: sumBlocks4[int32], i64: sumBlocks8[int64],
+	f32Pair: sumF32PairGo,
+	i32:     sumBlocks4[int32], i64: sumBlocks8[int64],
 	i8: sumBlocksWiden[int8], u8: sumBlocksWiden[uint8],
 	i16: sumBlocksWiden[int16], u16: sumBlocksWiden[uint16],
 	f16: sumBlocksHalf(f16ToF32), bf16: sumBlocksHalf(bf16ToF32),
 	foldF64: sumFoldGoF64,
+}
+
+// sumF32PairGo is the Go twin of the sum pair kernel: SumF32's twin of
+// each run.
+func sumF32PairGo(a, b []float32) (float64, float64) {
+	return sumOneGo(a), sumOneGo(b[:len(a)])
+}
+
+// sumOneGo is SumF32 with the Go twins.
+func sumOneGo(a []float32) float64 {
+	full := len(a) &^ (lanes8 - 1)
+	lane := sumBlocksF64(a[:full])
+	for j, v := range a[full:] {
+		lane[j] += float64(v)
+	}
+	return sumFoldGoF64(lane)
 }
 
 // sumImpl is the active kernel set's entry, which the exported functions
