@@ -50,14 +50,8 @@ func ExclusiveProd(x *Tensor, opts ...ReduceOption) (*Tensor, error) {
 	if err != nil {
 		return nil, wrapErr(op, err)
 	}
-	perm, g := groupLayout(x.shape, mask)
-	src := x
-	if perm != nil {
-		if src, err = x.Permute(perm...); err != nil {
-			return nil, err
-		}
-	}
-	if src, err = src.Contiguous(); err != nil {
+	src, perm, g, err := groupedSource(x, mask)
+	if err != nil {
 		return nil, err
 	}
 	var out *Tensor
@@ -146,6 +140,24 @@ func exclusiveInto(src *Tensor, g groups) (*Tensor, error) {
 // of a reduction: outer blocks of n elements, each element a run of inner
 // consecutive positions.
 type groups struct{ outer, n, inner int }
+
+// groupedSource is x with the reduced axes (mask) grouped as groupLayout
+// arranges them, made contiguous, with the permutation that undoes it (nil
+// when none was needed) and the grouping: what both the exclusive product
+// and its fused form with a cotangent walk.
+func groupedSource(x *Tensor, mask []bool) (src *Tensor, perm []int, g groups, err error) {
+	perm, g = groupLayout(x.shape, mask)
+	src = x
+	if perm != nil {
+		if src, err = x.Permute(perm...); err != nil {
+			return nil, nil, g, err
+		}
+	}
+	if src, err = src.Contiguous(); err != nil {
+		return nil, nil, g, err
+	}
+	return src, perm, g, nil
+}
 
 // groupLayout returns the permutation that brings the reduced axes
 // together after the kept ones (nil when they already form one run of
@@ -443,14 +455,8 @@ func ExclusiveProdMul(x, g *Tensor, opts ...ReduceOption) (*Tensor, error) {
 		}
 		return Mul(gk, e)
 	}
-	perm, grp := groupLayout(x.shape, mask)
-	src := x
-	if perm != nil {
-		if src, err = x.Permute(perm...); err != nil {
-			return nil, err
-		}
-	}
-	if src, err = src.Contiguous(); err != nil {
+	src, perm, grp, err := groupedSource(x, mask)
+	if err != nil {
 		return nil, err
 	}
 	scale, err := g.Contiguous()
