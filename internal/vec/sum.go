@@ -167,6 +167,14 @@ func sumFold[T number](lane []T) T {
 
 // sumFold32 is sumFold for 32 lanes.
 func sumFold32[T number](l *[32]T) T {
+	fold32To2(l)
+	return l[0] + l[1]
+}
+
+// fold32To2 folds 32 lanes pairwise into lanes 0 and 1 (each lane j with
+// j+16, then j+8, j+4, j+2): sumFold32's tree before its last addition,
+// which is also how complexFold's 16 complex lanes meet.
+func fold32To2[T number](l *[32]T) {
 	for j := range 16 {
 		l[j] += l[j+16]
 	}
@@ -178,7 +186,6 @@ func sumFold32[T number](l *[32]T) T {
 	}
 	l[0] += l[2]
 	l[1] += l[3]
-	return l[0] + l[1]
 }
 
 // sumFoldGoF64 is the Go twin of the float64 sum fold.

@@ -34,16 +34,6 @@ func SumC128(a []complex128) complex128 {
 // complexFold folds 32 float64 lanes, 16 complex ones, pairwise into a
 // complex sum: sumFold32 without its last addition.
 func complexFold(l *[lanes8]float64) complex128 {
-	for j := range 16 {
-		l[j] += l[j+16]
-	}
-	for j := range 8 {
-		l[j] += l[j+8]
-	}
-	for j := range 4 {
-		l[j] += l[j+4]
-	}
-	l[0] += l[2]
-	l[1] += l[3]
+	fold32To2(l)
 	return complex(l[0], l[1])
 }
