@@ -86,14 +86,12 @@ const maxPieceRows = 64
 const pieceRows = 16
 
 // xPieceBytes bounds the pieces of K of gemvPieces for more than one row:
-// each group of four rows reads its piece of x again, and 32 KiB of it
-// stays in L1 (48 KiB here; a 32 KiB L1 keeps most of it), where 64K
-// elements had come from L2 beside the streaming rows. Two goroutines,
-// before -> after (best of four alternating runs; the rows before were
-// summed in pieces of 64K from k = 128K, on one goroutine below): float64
-// 64×100000 2.29 -> 1.00 ms (NumPy 2.0, PyTorch 1.8 in the same minutes),
-// 64×16384 293 -> 153 µs, 3×150000 146 -> 94 µs, 16×40000 178 -> 137 µs;
-// float32 and the 1M dots (one row, x read once) unchanged.
+// each group of four rows reads its piece of x again, and a piece this
+// size stays in any L1 of 32 KiB or more instead of coming from L2 beside
+// the streaming rows (BenchmarkMul's few-long-rows cases time it). It is
+// a constant, not the detected L1 size, because the pieces fix the order
+// of the partial sums: a size taken from the machine would give other
+// bits on another machine.
 const xPieceBytes = 32 << 10
 
 // pieceLimit is the longest piece of K gemvPieces cuts for m rows of T,
@@ -117,9 +115,7 @@ func pieceLimit[T Elem](m int) int {
 // and 34464 gave one goroutine 65% of the work). The pieces depend on m
 // and k alone and a row's partial sum on its piece alone (the groups start
 // at multiples of 4, as gemvRows groups rows), so the number of goroutines
-// changes no bit of the result. 1M-element dot products on two goroutines
-// (benchmark command, 20 reps, three runs): float32 283 -> 140 µs, float64
-// 570 -> 290 µs (NumPy 290 both).
+// changes no bit of the result.
 func gemvPieces[T Elem](m, k int, a Matrix[T], x []T, y Matrix[T], threads int) {
 	step := balanced(k, pieceLimit[T](m), 64)
 	pieces, groups := ceilDiv(k, step), ceilDiv(m, pieceRows)
