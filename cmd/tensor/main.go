@@ -134,10 +134,14 @@ prints the result or writes it to OUT.npy. Example:
   tensor eval "mul(Tensor([[1, 2, 3], [4, 5, 6]]), 2)"
   tensor eval "F.prod(x, axis=0)" x=a.npy
 
-Operators: + - * @ unary - ( ) x[i, a:b:c, ...] .T .mT .shape .ndim .size .dtype
+Operators: + - * @ unary - ( ) x[i, a:b:c, None, ...] .T .mT .shape .ndim .size .dtype
 Functions: mul add sub neg matmul prod sum tensor astype transpose permute reshape
            broadcast_to zeros ones full arange (prefix F. np. torch. optional)
            to_sparse_coo to_sparse_csr to_dense (FILE.npz: SciPy sparse)
+           NumPy's and PyTorch's spellings: swapaxes squeeze unsqueeze expand_dims
+           flatten ravel view expand clone copy contiguous conj numel mm bmm mv dot
+           .to() .double() .float() ...; dim= and keepdim= for axis= and keepdims=
+Gradients: vjp(lambda a, b: EXPR, A, B, seed=S), grad(lambda x: EXPR, X)
 
 Limits: results must fit the memory the process can still use (the lowest
 of RAM, RLIMIT_AS, the cgroup's limit and GOMEMLIMIT, less what it holds);

@@ -258,10 +258,7 @@ func suggest(name string) string {
 // with several positional arguments packs them into one tuple, as in
 // x.reshape(2, 3).
 func bind(name string, fn *function, n *Call, method bool) ([]Node, error) {
-	args := n.Args
-	if method && fn.packsShape && len(args) > 1 && len(n.Kwargs) == 0 {
-		args = []Node{&TupleLit{At: args[0].Col(), Elems: args}}
-	}
+	args := packShape(fn, n.Args, method, len(n.Kwargs) > 0)
 	slots := make([]Node, len(fn.params))
 	first := 0
 	if method {
@@ -291,7 +288,48 @@ func bind(name string, fn *function, n *Call, method bool) ([]Node, error) {
 	return slots, nil
 }
 
+// packShape gathers positional arguments into one shape tuple where the
+// function takes a shape spelled out: x.reshape(2, 3) and x.permute(2, 0, 1)
+// as methods, and PyTorch's torch.ones(2, 3) (leading integer literals) as
+// a function. A method whose function swaps a pair keeps exactly two
+// arguments apart: x.transpose(0, 1) swaps dims 0 and 1, as in PyTorch.
+func packShape(fn *function, args []Node, method, kwargs bool) []Node {
+	if !fn.packsShape || len(args) < 2 {
+		return args
+	}
+	if method {
+		if kwargs || (fn.swapsPair && len(args) == 2) {
+			return args
+		}
+		return []Node{&TupleLit{At: args[0].Col(), Elems: args}}
+	}
+	if fn.method { // as a function the shape is one argument: reshape(x, (2, 3))
+		return args
+	}
+	ints := 0
+	for ints < len(args) && isIntLiteral(args[ints]) {
+		ints++
+	}
+	if ints < 2 {
+		return args
+	}
+	shape := &TupleLit{At: args[0].Col(), Elems: args[:ints:ints]}
+	return append([]Node{shape}, args[ints:]...)
+}
+
+// isIntLiteral reports whether n is an integer literal, negated or not.
+func isIntLiteral(n Node) bool {
+	if u, ok := n.(*Unary); ok {
+		n = u.X
+	}
+	_, ok := n.(*IntLit)
+	return ok
+}
+
 func paramIndex(fn *function, name string) int {
+	if alias, ok := fn.kwAliases[name]; ok {
+		name = alias
+	}
 	for i, p := range fn.params {
 		if p == name {
 			return i

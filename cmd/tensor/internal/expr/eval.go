@@ -375,16 +375,24 @@ func (env *Env) index(n *Index) (Value, error) {
 	}
 	explicit := 0
 	for _, it := range n.Items {
-		if _, ok := it.(*Ellipsis); !ok {
+		if _, ok := it.(*Ellipsis); !ok && !isNone(it) {
 			explicit++
 		}
 	}
 	var ranges []tensor.Range
+	var newAxes []int // where None items put a new size-1 dim, in the result
+	out := 0          // the result's dims so far
 	for _, it := range n.Items {
 		if _, ok := it.(*Ellipsis); ok {
 			for range max(t.NDim()-explicit, 0) {
 				ranges = append(ranges, tensor.All())
+				out++
 			}
+			continue
+		}
+		if isNone(it) {
+			newAxes = append(newAxes, out)
+			out++
 			continue
 		}
 		r, err := env.rangeOf(it)
@@ -392,8 +400,24 @@ func (env *Env) index(n *Index) (Value, error) {
 			return nil, err
 		}
 		ranges = append(ranges, r)
+		if _, isSlice := it.(*Slice); isSlice {
+			out++
+		}
 	}
-	return env.tape().Slice(t, ranges...)
+	v, err := env.tape().Slice(t, ranges...)
+	for _, axis := range newAxes { // ascending: each lands at its final place
+		if err != nil {
+			break
+		}
+		v, err = env.tape().ExpandDims(v, axis)
+	}
+	return v, err
+}
+
+// isNone reports whether a subscript item is None (NumPy's newaxis).
+func isNone(it Node) bool {
+	id, ok := it.(*Ident)
+	return ok && id.Name == "None"
 }
 
 // rangeOf converts one subscript item to a tensor.Range.

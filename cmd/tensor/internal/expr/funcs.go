@@ -18,9 +18,16 @@ type function struct {
 	// methodOnly: callable only as a method (x.size()).
 	methodOnly bool
 	// packsShape: as a method, several positional arguments form one tuple
-	// (x.reshape(2, 3), x.transpose(1, 0)), as NumPy and PyTorch allow.
+	// (x.reshape(2, 3), x.permute(1, 0)), as NumPy and PyTorch allow.
 	packsShape bool
-	call       func(env *Env, name string, args []Value) (Value, error)
+	// swapsPair: exactly two integer dims, positional, swap those two
+	// (PyTorch's transpose(x, dim0, dim1) and x.transpose(0, 1)) instead of
+	// being packed into a permutation.
+	swapsPair bool
+	// kwAliases maps other libraries' keyword names to this function's
+	// (PyTorch's dim and keepdim for axis and keepdims).
+	kwAliases map[string]string
+	call      func(env *Env, name string, args []Value) (Value, error)
 }
 
 // absentT marks an optional argument that was not given (distinct from an
@@ -44,30 +51,65 @@ var functions map[string]*function
 
 func init() {
 	tensorFn := &function{params: []string{"data", "dtype"}, required: 1, call: callTensor}
+	reduceAliases := map[string]string{"dim": "axis", "keepdim": "keepdims", "input": "x"}
+	binaryAliases := map[string]string{"input": "x", "other": "y"}
+	axisAliases := map[string]string{"dim": "axis", "input": "x"}
 	functions = map[string]*function{
-		"mul":          {params: []string{"x", "y"}, required: 2, method: true, call: callMul},
-		"multiply":     {params: []string{"x", "y"}, required: 2, method: true, call: callMul},
-		"matmul":       {params: []string{"x", "y"}, required: 2, method: true, call: callMatmul},
-		"add":          {params: []string{"x", "y"}, required: 2, method: true, call: callAdd},
-		"sub":          {params: []string{"x", "y"}, required: 2, method: true, call: callSub},
-		"subtract":     {params: []string{"x", "y"}, required: 2, method: true, call: callSub},
-		"neg":          {params: []string{"x"}, required: 1, method: true, call: callNeg},
-		"negative":     {params: []string{"x"}, required: 1, method: true, call: callNeg},
-		"prod":         {params: []string{"x", "axis", "keepdims", "dtype"}, required: 1, method: true, call: callReduce},
-		"sum":          {params: []string{"x", "axis", "keepdims", "dtype"}, required: 1, method: true, call: callReduce},
-		"tensor":       tensorFn,
-		"Tensor":       tensorFn,
-		"array":        tensorFn,
-		"astype":       {params: []string{"x", "dtype"}, required: 2, method: true, call: callAsType},
-		"transpose":    {params: []string{"x", "axes"}, required: 1, method: true, packsShape: true, call: callTranspose},
-		"permute":      {params: []string{"x", "axes"}, required: 2, method: true, packsShape: true, call: callTranspose},
-		"reshape":      {params: []string{"x", "shape"}, required: 2, method: true, packsShape: true, call: callReshape},
-		"broadcast_to": {params: []string{"x", "shape"}, required: 2, method: true, packsShape: true, call: callBroadcastTo},
-		"zeros":        {params: []string{"shape", "dtype"}, required: 1, call: callFill(0)},
-		"ones":         {params: []string{"shape", "dtype"}, required: 1, call: callFill(1)},
-		"full":         {params: []string{"shape", "fill_value", "dtype"}, required: 2, call: callFull},
-		"arange":       {params: []string{"start", "stop", "step", "dtype"}, required: 1, call: callArange},
-		"size":         {params: []string{"x"}, required: 1, method: true, methodOnly: true, call: callSize},
+		"mul":               {params: []string{"x", "y"}, required: 2, method: true, kwAliases: binaryAliases, call: callMul},
+		"multiply":          {params: []string{"x", "y"}, required: 2, method: true, kwAliases: binaryAliases, call: callMul},
+		"matmul":            {params: []string{"x", "y"}, required: 2, method: true, kwAliases: binaryAliases, call: callMatmul},
+		"add":               {params: []string{"x", "y"}, required: 2, method: true, kwAliases: binaryAliases, call: callAdd},
+		"sub":               {params: []string{"x", "y"}, required: 2, method: true, kwAliases: binaryAliases, call: callSub},
+		"subtract":          {params: []string{"x", "y"}, required: 2, method: true, kwAliases: binaryAliases, call: callSub},
+		"neg":               {params: []string{"x"}, required: 1, method: true, call: callNeg},
+		"negative":          {params: []string{"x"}, required: 1, method: true, call: callNeg},
+		"prod":              {params: []string{"x", "axis", "keepdims", "dtype"}, required: 1, method: true, kwAliases: reduceAliases, call: callReduce},
+		"sum":               {params: []string{"x", "axis", "keepdims", "dtype"}, required: 1, method: true, kwAliases: reduceAliases, call: callReduce},
+		"tensor":            tensorFn,
+		"Tensor":            tensorFn,
+		"array":             tensorFn,
+		"asarray":           tensorFn,
+		"astype":            {params: []string{"x", "dtype"}, required: 2, method: true, call: callAsType},
+		"to":                {params: []string{"x", "dtype"}, required: 2, method: true, methodOnly: true, call: callAsType},
+		"type":              {params: []string{"x", "dtype"}, required: 2, method: true, methodOnly: true, call: callAsType},
+		"transpose":         {params: []string{"x", "axes", "dim1"}, required: 1, method: true, packsShape: true, swapsPair: true, kwAliases: map[string]string{"dim0": "axes", "input": "x"}, call: callTranspose},
+		"swapaxes":          {params: []string{"x", "axis1", "axis2"}, required: 3, method: true, kwAliases: map[string]string{"dim0": "axis1", "dim1": "axis2", "input": "x"}, call: callSwap},
+		"swapdims":          {params: []string{"x", "axis1", "axis2"}, required: 3, method: true, kwAliases: map[string]string{"dim0": "axis1", "dim1": "axis2", "input": "x"}, call: callSwap},
+		"permute":           {params: []string{"x", "axes"}, required: 2, method: true, packsShape: true, kwAliases: map[string]string{"dims": "axes", "input": "x"}, call: callTranspose},
+		"reshape":           {params: []string{"x", "shape"}, required: 2, method: true, packsShape: true, call: callReshape},
+		"view":              {params: []string{"x", "shape"}, required: 2, method: true, methodOnly: true, packsShape: true, call: callReshape},
+		"flatten":           {params: []string{"x"}, required: 1, method: true, call: callFlatten},
+		"ravel":             {params: []string{"x"}, required: 1, method: true, call: callFlatten},
+		"squeeze":           {params: []string{"x", "axis"}, required: 1, method: true, kwAliases: axisAliases, call: callSqueeze},
+		"expand_dims":       {params: []string{"x", "axis"}, required: 2, method: true, kwAliases: axisAliases, call: callExpandDims},
+		"unsqueeze":         {params: []string{"x", "axis"}, required: 2, method: true, kwAliases: axisAliases, call: callExpandDims},
+		"clone":             {params: []string{"x"}, required: 1, method: true, call: callClone},
+		"copy":              {params: []string{"x"}, required: 1, method: true, call: callClone},
+		"contiguous":        {params: []string{"x"}, required: 1, method: true, methodOnly: true, call: callContiguous},
+		"ascontiguousarray": {params: []string{"x"}, required: 1, call: callContiguous},
+		"conj":              {params: []string{"x"}, required: 1, method: true, call: callConj},
+		"conjugate":         {params: []string{"x"}, required: 1, method: true, call: callConj},
+		"broadcast_to":      {params: []string{"x", "shape"}, required: 2, method: true, packsShape: true, call: callBroadcastTo},
+		"expand":            {params: []string{"x", "shape"}, required: 2, method: true, methodOnly: true, packsShape: true, call: callBroadcastTo},
+		"zeros":             {params: []string{"shape", "dtype"}, required: 1, packsShape: true, call: callFill(0)},
+		"ones":              {params: []string{"shape", "dtype"}, required: 1, packsShape: true, call: callFill(1)},
+		"full":              {params: []string{"shape", "fill_value", "dtype"}, required: 2, call: callFull},
+		"arange":            {params: []string{"start", "stop", "step", "dtype"}, required: 1, call: callArange},
+		"size":              {params: []string{"x"}, required: 1, method: true, methodOnly: true, call: callSize},
+		"numel":             {params: []string{"x"}, required: 1, method: true, call: callNumel},
+		// PyTorch's and NumPy's names for matrix products of fixed ranks.
+		"mm":  {params: []string{"x", "y"}, required: 2, method: true, kwAliases: binaryAliases, call: callRankedMatmul(2, 2)},
+		"bmm": {params: []string{"x", "y"}, required: 2, method: true, kwAliases: binaryAliases, call: callRankedMatmul(3, 3)},
+		"mv":  {params: []string{"x", "y"}, required: 2, method: true, kwAliases: binaryAliases, call: callRankedMatmul(2, 1)},
+		"dot": {params: []string{"x", "y"}, required: 2, method: true, kwAliases: binaryAliases, call: callDot},
+		// Dtype conversions as PyTorch's methods.
+		"double":   {params: []string{"x"}, required: 1, method: true, methodOnly: true, call: callConvert("float64")},
+		"float":    {params: []string{"x"}, required: 1, method: true, methodOnly: true, call: callConvert("float32")},
+		"half":     {params: []string{"x"}, required: 1, method: true, methodOnly: true, call: callConvert("float16")},
+		"bfloat16": {params: []string{"x"}, required: 1, method: true, methodOnly: true, call: callConvert("bfloat16")},
+		"int":      {params: []string{"x"}, required: 1, method: true, methodOnly: true, call: callConvert("int32")},
+		"long":     {params: []string{"x"}, required: 1, method: true, methodOnly: true, call: callConvert("int64")},
+		"bool":     {params: []string{"x"}, required: 1, method: true, methodOnly: true, call: callConvert("bool")},
 		// Sparse layouts.
 		"to_sparse_coo": {params: []string{"x"}, required: 1, method: true, call: callToSparse},
 		"to_sparse":     {params: []string{"x"}, required: 1, method: true, call: callToSparse},
@@ -232,11 +274,15 @@ func callAsType(env *Env, name string, a []Value) (Value, error) {
 }
 
 // callTranspose is NumPy's transpose: all axes reversed, or permuted as
-// axes says (also PyTorch's permute).
+// axes says (also PyTorch's permute); given two dims apart, as PyTorch's
+// transpose(x, dim0, dim1), it swaps those two.
 func callTranspose(env *Env, name string, a []Value) (Value, error) {
 	x, err := toTensor(name, a[0])
 	if err != nil {
 		return nil, err
+	}
+	if len(a) > 2 && given(a[2]) {
+		return swapDims(env, name, x, a[1], a[2])
 	}
 	if !given(a[1]) {
 		return env.tape().Transpose(x)
