@@ -134,7 +134,8 @@ func TestReadErrors(t *testing.T) {
 		{"negative shape", withHeader("{'descr': '<i4', 'fortran_order': False, 'shape': (-2,)}"), "negative"},
 		{"huge dimension", withHeader("{'descr': '<i4', 'fortran_order': False, 'shape': (99999999999999999999,)}"), "too large"},
 		{"overflowing product", withHeader("{'descr': '<i4', 'fortran_order': False, 'shape': (4294967296, 4294967296)}"), "shape"},
-		{"overflowing bytes", withHeader("{'descr': '<c16', 'fortran_order': False, 'shape': (1152921504606846976,)}"), "bytes"},
+		// A dimension that fits in an int (of 32 or 64 bits) whose bytes do not.
+		{"overflowing bytes", withHeader(fmt.Sprintf("{'descr': '<c16', 'fortran_order': False, 'shape': (%d,)}", math.MaxInt/16+1)), "bytes"},
 		{"int descr", withHeader("{'descr': 4, 'fortran_order': False, 'shape': (2,)}"), "descr"},
 		{"truncated data", rawNPY(1, good, data8[:5]), "data length"},
 		{"no data", rawNPY(1, good, nil), "data length"},

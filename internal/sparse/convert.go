@@ -151,7 +151,10 @@ func nonzeros[T Number](d Dense[T], most int) int {
 		rows, times = 1, d.Rows
 	}
 	if d.CS == 0 {
-		cols, times = 1, times*d.Cols // Rows·Cols fits: shapes are checked
+		if times > math.MaxInt/d.Cols { // beyond any limit, and beyond an int
+			return most + 1
+		}
+		cols, times = 1, times*d.Cols
 	}
 	var zero T
 	n := 0
