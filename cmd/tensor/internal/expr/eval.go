@@ -200,6 +200,9 @@ func (env *Env) binary(n *Binary) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n.Op != "@" && isNumber(x) && isNumber(y) {
+		return numberArith(n.Op, x, y)
+	}
 	switch n.Op {
 	case "@":
 		return env.matmul(x, y)
