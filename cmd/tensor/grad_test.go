@@ -54,7 +54,7 @@ func TestEvalGradients(t *testing.T) {
 func TestEvalSubNeg(t *testing.T) {
 	dir := t.TempDir()
 	expect(t, dir, ok("Tensor([-2.   1.5], device=xpux:0)"), "eval", "[1., 2.] - [3., 0.5]")
-	expect(t, dir, ok("Tensor(1, dtype=int32, device=xpux:0)"), "eval", "5 - 3 - 1")
+	expect(t, dir, ok("1"), "eval", "5 - 3 - 1")
 	expect(t, dir, ok("Tensor([-8 -1], dtype=int32, device=xpux:0)"), "eval", "2 - 2 * [5, 2] + -[0, -1]")
 	expect(t, dir, ok("Tensor([254 255], dtype=uint8, device=xpux:0)"), "eval", "tensor([1, 2], dtype=uint8) - 3")
 	expect(t, dir, ok("Tensor([-0. -1.], device=xpux:0)"), "eval", "neg([0., 1.])")
