@@ -147,3 +147,58 @@ func BenchmarkMulComplex(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMulTransposed times the three layouts of a backward pass at
+// 1024³ float32 beside the plain product: nn is A·B, tn is Aᵀ·B (A stored
+// k×m, as in dB = Aᵀ·G) and nt is A·Bᵀ (B stored n×k, as in dA = G·Bᵀ).
+func BenchmarkMulTransposed(b *testing.B) {
+	const size = 1024
+	for _, th := range []int{1, 2} {
+		for _, layout := range []string{"nn", "tn", "nt", "tt"} {
+			b.Run(fmt.Sprintf("f32/%d/%s/t%d", size, layout, th), func(b *testing.B) {
+				x := Matrix[float32]{ones[float32](size * size), 0, size, 1}
+				y := Matrix[float32]{ones[float32](size * size), 0, size, 1}
+				if layout[0] == 't' {
+					x = x.transpose()
+				}
+				if layout[1] == 't' {
+					y = y.transpose()
+				}
+				c := Matrix[float32]{make([]float32, size*size), 0, size, 1}
+				opt := Options{Threads: th}
+				b.ResetTimer()
+				cpu := cpuSeconds()
+				for b.Loop() {
+					Mul(size, size, size, x, y, c, opt)
+				}
+				reportFlops(b, 2*size*size*size, cpu)
+			})
+		}
+	}
+}
+
+// BenchmarkPackColumns packs a 1024² float32 Aᵀ (column-major) in the
+// AVX-512 kernel's 144×344 blocks: packColumnsFast's case.
+func BenchmarkPackColumns(b *testing.B) {
+	const n, mc, kc = 1024, 144, 344
+	a := Matrix[float32]{ones[float32](n * n), 0, n, 1}.transpose()
+	dst := make([]float32, mc*kc)
+	for b.Loop() {
+		for i0 := 0; i0+mc <= n; i0 += mc {
+			packA(dst, a, i0, mc, 0, kc, 12)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n/mc*mc*kc), "ns/elem")
+}
+
+// BenchmarkPackTransposed packs a 344×512 panel of a column-major float32
+// B (A·Bᵀ) in 32-wide slivers: packTransposed's case.
+func BenchmarkPackTransposed(b *testing.B) {
+	const n, nc, kc = 1024, 512, 344
+	bm := Matrix[float32]{ones[float32](n * n), 0, n, 1}.transpose()
+	dst := make([]float32, nc*kc)
+	for b.Loop() {
+		packB(dst, bm, 0, kc, 0, nc, 32)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nc*kc), "ns/elem")
+}
