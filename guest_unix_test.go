@@ -106,7 +106,8 @@ func pageFaults(b *testing.B) int64 {
 // released, no forced collection) and reports where their memory came
 // from: pooled/op is the share of results served from the pool,
 // faults/op the page faults per call (a fresh 4 KiB page each, the
-// kernel clearing it), gcs/op the program's collections per call. What a
+// kernel clearing it), populated/op the pages mapped ahead of their
+// first write instead (storage.Populate), gcs/op the program's collections per call. What a
 // plain loop pays for its results beside the work shows here, not only
 // in the time.
 func BenchmarkPlainLoopMemory(b *testing.B) {
@@ -114,6 +115,11 @@ func BenchmarkPlainLoopMemory(b *testing.B) {
 	batchB := Must(Rand(2, Float32, 0.9999, 1.0001, 16384, 8, 8))
 	x := Must(Rand(3, Float32, 0.9999, 1.0001, 1<<24))
 	m := Must(Rand(4, Float32, 0.9999, 1.0001, 256, 256))
+	sq := Must(Rand(5, Float32, 0.9999, 1.0001, 1000, 1000))
+	sq64 := Must(Rand(6, Float64, 0.9999, 1.0001, 1000, 1000))
+	i8 := Must(Rand(7, Int8, -100, 100, 1<<20))
+	v1 := Must(Rand(8, Float32, 0.9999, 1.0001, 1<<20))
+	s1 := Must(Rand(9, Float32, 0.9999, 1.0001, 1))
 	for _, c := range []struct {
 		name string
 		call func() (*Tensor, error)
@@ -121,12 +127,16 @@ func BenchmarkPlainLoopMemory(b *testing.B) {
 		{"batch16384x8x8", func() (*Tensor, error) { return Matmul(batchA, batchB) }},
 		{"mul16M", func() (*Tensor, error) { return Mul(x, x) }},
 		{"matmul256", func() (*Tensor, error) { return Matmul(m, m) }},
+		{"mul1000x1000", func() (*Tensor, error) { return Mul(sq, sq) }},
+		{"addf64-1000x1000", func() (*Tensor, error) { return Add(sq64, sq64) }},
+		{"muli8-1M", func() (*Tensor, error) { return Mul(i8, i8) }},
+		{"scalar1M", func() (*Tensor, error) { return Mul(v1, s1) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			Must(c.call())
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			hits, faults := storage.ReadStats().Hits, pageFaults(b)
+			start, faults := storage.ReadStats(), pageFaults(b)
 			for b.Loop() {
 				if _, err := c.call(); err != nil {
 					b.Fatal(err)
@@ -134,7 +144,9 @@ func BenchmarkPlainLoopMemory(b *testing.B) {
 			}
 			runtime.ReadMemStats(&after)
 			n := float64(b.N)
-			b.ReportMetric(float64(storage.ReadStats().Hits-hits)/n, "pooled/op")
+			end := storage.ReadStats()
+			b.ReportMetric(float64(end.Hits-start.Hits)/n, "pooled/op")
+			b.ReportMetric(float64(end.Populated-start.Populated)/n, "populated/op")
 			b.ReportMetric(float64(pageFaults(b)-faults)/n, "faults/op")
 			b.ReportMetric(float64(after.NumGC-before.NumGC)/n, "gcs/op")
 		})

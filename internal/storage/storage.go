@@ -39,6 +39,13 @@
 // Put also serves sizes from [MinReleased] below MinPooled: those carry no
 // finalizer, and only given-back ones are kept.
 //
+// Fresh memory whose pages the Go runtime has returned to the kernel (or
+// never touched) would take a page fault at each first write, which costs
+// more here than computing into the page; on Linux the pool maps such
+// pages in one call per run of them before handing the buffer out (see
+// populate). [TakeOutput] says whether a buffer is cold (fresh, or back
+// through a collection) so that an operation can store around the caches.
+//
 // # Bounds
 //
 // The pool tracks at most [Limit] bytes, and at most a quarter of what the
@@ -56,6 +63,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -119,6 +127,7 @@ type class struct {
 type freeBuffer struct {
 	p     unsafe.Pointer
 	since time.Time
+	from  source // fromCollection or fromPut
 }
 
 var (
@@ -145,24 +154,57 @@ func Get(size int, zero bool) unsafe.Pointer {
 // Put recycles (minus the size of its class), 0 for memory that cannot be
 // given back.
 func Take(size int, zero bool) (p unsafe.Pointer, class int) {
+	p, class, _ = takeAny(size, zero)
+	return p, class
+}
+
+// TakeOutput is Take for memory the caller overwrites completely (its
+// contents are unspecified) that also says whether the buffer is cold:
+// its lines are most likely in no cache, because it is fresh from the Go
+// runtime or came back through a collection, not given back with Put just
+// now. An operation storing a large result into cold memory can store it
+// around the caches (streaming stores) and save reading every line before
+// writing it; a warm buffer is better written in place, where the next
+// operation finds it.
+func TakeOutput(size int) (p unsafe.Pointer, class int, cold bool) {
+	return takeAny(size, false)
+}
+
+func takeAny(size int, zero bool) (p unsafe.Pointer, class int, cold bool) {
 	if size <= 0 {
-		return nil, 0
+		return nil, 0, false
 	}
 	if !Enabled || size < MinReleased {
-		return plain(size), 0
+		return plain(size), 0, true
 	}
 	if size < MinPooled {
-		return takeReleased(classSize(size), size, zero)
+		p, class := takeReleased(classSize(size), size, zero)
+		return p, class, false
 	}
-	p, owner, dirty := take(classFor(size), zero)
-	if p == nil {
-		return fresh(size, zero), 0
-	}
-	if zero && dirty {
+	p, owner, src := take(classFor(size), zero)
+	switch {
+	case p == nil:
+		p = fresh(size, zero)
+		if !zero {
+			populateFresh(p, size)
+		}
+		return p, 0, true
+	case src == fromRuntime && !zero:
+		populateFresh(p, owner.size)
+	case zero && src != fromRuntime:
 		clear(unsafe.Slice((*uint64)(p), (size+7)/8))
 	}
-	return p, owner.size
+	return p, owner.size, src != fromPut
 }
+
+// source is where take found a buffer.
+type source uint8
+
+const (
+	fromRuntime    source = iota // new memory from the Go runtime, zeroed if asked
+	fromCollection               // back through its finalizer, after a collection
+	fromPut                      // back through Put
+)
 
 // Put hands back a buffer that Take returned with a nonzero class, without
 // waiting for a garbage collection to find it dead: the next Get of its
@@ -177,7 +219,7 @@ func Put(p unsafe.Pointer, class int) {
 	runtime.SetFinalizer((*uint64)(p), nil)
 	mu.Lock()
 	defer mu.Unlock()
-	classes[class].putBack(p)
+	classes[class].putBack(p, fromPut)
 }
 
 // MinReleased is the smallest buffer that Put can take back. Buffers below
@@ -253,6 +295,28 @@ func fresh(size int, zero bool) unsafe.Pointer {
 	return unsafe.Pointer(unsafe.StringData(b.String()))
 }
 
+// populateFresh maps the pages of a fresh buffer of size bytes that are not
+// mapped yet, before its first write (see populate), unless Populate is
+// off; mu is not held, since that may take milliseconds for a large one.
+func populateFresh(p unsafe.Pointer, size int) {
+	if !Populate || size < minPopulate {
+		return
+	}
+	populated.Add(int64(populate(p, size)))
+}
+
+// Populate maps the absent pages of a fresh buffer in one call per run of
+// them instead of a page fault at each first write; see populate. A
+// variable so that benchmarks can compare.
+var Populate = true
+
+// minPopulate is the smallest fresh buffer populate looks at: a smaller one
+// has a few pages at most, whose faults cost less than the calls.
+const minPopulate = 64 << 10
+
+// populated counts the pages populate mapped, for Stats.
+var populated atomic.Int64
+
 // classSize rounds size up to its class: eight classes per power of two,
 // so at most 1/8 of a buffer is wasted.
 func classSize(size int) int {
@@ -275,10 +339,10 @@ func classFor(size int) *class {
 
 // take returns a tracked buffer for c: a free one of c or one lent by a
 // larger class, or a new one, zeroed if zero is set; nil when the class or
-// the pool is full. dirty says that the contents are not zero. A lent
-// buffer stays its own class's, which take returns as owner: its
-// finalizer, or Put, returns it there.
-func take(c *class, zero bool) (p unsafe.Pointer, owner *class, dirty bool) {
+// the pool is full. src says where it came from (only one from the runtime
+// is zero, and only when zero is set). A lent buffer stays its own class's,
+// which take returns as owner: its finalizer, or Put, returns it there.
+func take(c *class, zero bool) (p unsafe.Pointer, owner *class, src source) {
 	mu.Lock()
 	owner = c
 	if len(c.free) == 0 {
@@ -289,32 +353,32 @@ func take(c *class, zero bool) (p unsafe.Pointer, owner *class, dirty bool) {
 	switch {
 	case len(owner.free) > 0:
 		hits++
-		dirty = true
-		p = owner.pop()
+		p, src = owner.pop()
 		if owner != c {
 			lent++
 		}
 	case c.buffers() < max(classBudget/c.size, minBuffers) && makeRoom(c.size):
-		p, dirty = fresh(c.size, zero), !zero
+		p, src = fresh(c.size, zero), fromRuntime
 		tracked += c.size
 		grown++
 	default:
 		mu.Unlock()
-		return nil, nil, false
+		return nil, nil, fromRuntime
 	}
 	owner.out++
 	mu.Unlock()
 	runtime.SetFinalizer((*uint64)(p), owner.finalizer)
-	return p, owner, dirty
+	return p, owner, src
 }
 
-// pop takes the newest buffer off c's free list; mu is held.
-func (c *class) pop() unsafe.Pointer {
+// pop takes the newest buffer off c's free list and says how it got
+// there; mu is held.
+func (c *class) pop() (unsafe.Pointer, source) {
 	last := len(c.free) - 1
-	p := c.free[last].p
+	b := c.free[last]
 	c.free[last] = freeBuffer{} // the backing array must not keep it alive
 	c.free = c.free[:last]
-	return p
+	return b.p, b.from
 }
 
 // maxLend bounds how much larger than a class a buffer lent to it may be.
@@ -412,15 +476,15 @@ func (c *class) reclaim(p *uint64) {
 		dropped++
 		return
 	}
-	c.putBack(unsafe.Pointer(p))
+	c.putBack(unsafe.Pointer(p), fromCollection)
 }
 
 // putBack puts a handed-out buffer of c on its free list, where the next
 // take finds it first, and makes sure idle buffers will be released; mu
 // is held.
-func (c *class) putBack(p unsafe.Pointer) {
+func (c *class) putBack(p unsafe.Pointer, from source) {
 	c.out--
-	c.free = append(c.free, freeBuffer{p, time.Now()})
+	c.free = append(c.free, freeBuffer{p, time.Now(), from})
 	if !sweeping {
 		sweeping = true
 		time.AfterFunc(idleRelease/2, releaseIdle)
@@ -461,13 +525,14 @@ type Stats struct {
 	Grown       int // Get calls that allocated a new tracked buffer
 	Dropped     int // buffers the pool let go (idle, or room needed)
 	Returned    int // bytes of dropped buffers handed back to the kernel
+	Populated   int // pages of fresh buffers mapped ahead of their first write
 }
 
 // ReadStats returns the pool's current counts.
 func ReadStats() Stats {
 	mu.Lock()
 	defer mu.Unlock()
-	s := Stats{Tracked: tracked, Hits: hits, Lent: lent, Grown: grown, Dropped: dropped, Returned: returned}
+	s := Stats{Tracked: tracked, Hits: hits, Lent: lent, Grown: grown, Dropped: dropped, Returned: returned, Populated: int(populated.Load())}
 	for _, c := range classes {
 		s.Free += len(c.free)
 		s.Outstanding += c.out

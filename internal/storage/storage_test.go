@@ -398,3 +398,29 @@ func TestFreshBuffersZeroedOnRequest(t *testing.T) {
 	}
 	runtime.KeepAlive(kept)
 }
+
+// TestTakeOutputSaysCold checks the hint TakeOutput gives: a fresh buffer
+// and one back through a collection are cold, one given back with Put is
+// not, and the hint does not change which buffer is handed out.
+func TestTakeOutputSaysCold(t *testing.T) {
+	reset()
+	const size = 64 << 10
+	p, class, cold := TakeOutput(size)
+	if class != classSize(size) || !cold {
+		t.Fatalf("fresh TakeOutput(%d): class %d, cold %v; want class %d, cold", size, class, cold, classSize(size))
+	}
+	fill(p, size, 3)
+	Put(p, class)
+	q, _, cold := TakeOutput(size)
+	if q != p || cold {
+		t.Fatalf("TakeOutput after Put: same buffer %v, cold %v; want the buffer put back, not cold", q == p, cold)
+	}
+	Put(q, class)
+	reset()
+	dropAndCollect(t, func() { TakeOutput(size) })
+	before := ReadStats()
+	_, _, cold = TakeOutput(size)
+	if s := ReadStats(); s.Hits != before.Hits+1 || !cold {
+		t.Fatalf("TakeOutput of a reclaimed buffer: %+v (before %+v), cold %v; want a hit, cold", s, before, cold)
+	}
+}
