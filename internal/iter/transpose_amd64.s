@@ -1,0 +1,136 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Both kernels walk the block column by column of blocks (CX counts the
+// columns left) and, inside, down its rows (DX counts them). SI is the
+// block's first source column, DI its first destination row; R8 = cs,
+// R9 = 3·cs, R11 = pitch, R12 = 3·pitch.
+
+// func transpose4AVX2(dst, src unsafe.Pointer, cs, pitch, rows, cols int)
+//
+// An 8×8 block: source columns j = 0..7 hold rows 0..7 of column j. Each
+// ymm u_j takes rows 0..3 of columns j and j+4 (one 128-bit load and one
+// insert), so that a 4×4 transpose inside both lanes (two unpacks and a
+// shuffle per register) gives destination rows 0..3 whole; rows 4..7
+// likewise from the columns' upper halves.
+TEXT ·transpose4AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ cs+16(FP), R8
+	MOVQ pitch+24(FP), R11
+	MOVQ cols+40(FP), CX
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R11)(R11*2), R12
+
+col4:
+	MOVQ rows+32(FP), DX
+	MOVQ SI, AX              // source: rows of this column block
+	MOVQ DI, BX              // destination: rows of this column block
+
+row4:
+	LEAQ (AX)(R8*4), R10     // columns 4..7
+	LEAQ (BX)(R11*4), R13    // destination rows 4..7
+
+	VMOVUPS     (AX), X0
+	VINSERTF128 $1, (R10), Y0, Y0
+	VMOVUPS     (AX)(R8*1), X1
+	VINSERTF128 $1, (R10)(R8*1), Y1, Y1
+	VMOVUPS     (AX)(R8*2), X2
+	VINSERTF128 $1, (R10)(R8*2), Y2, Y2
+	VMOVUPS     (AX)(R9*1), X3
+	VINSERTF128 $1, (R10)(R9*1), Y3, Y3
+	VUNPCKLPS   Y1, Y0, Y4
+	VUNPCKHPS   Y1, Y0, Y5
+	VUNPCKLPS   Y3, Y2, Y6
+	VUNPCKHPS   Y3, Y2, Y7
+	VSHUFPS     $0x44, Y6, Y4, Y0
+	VSHUFPS     $0xee, Y6, Y4, Y1
+	VSHUFPS     $0x44, Y7, Y5, Y2
+	VSHUFPS     $0xee, Y7, Y5, Y3
+	VMOVUPS     Y0, (BX)
+	VMOVUPS     Y1, (BX)(R11*1)
+	VMOVUPS     Y2, (BX)(R11*2)
+	VMOVUPS     Y3, (BX)(R12*1)
+
+	VMOVUPS     16(AX), X0
+	VINSERTF128 $1, 16(R10), Y0, Y0
+	VMOVUPS     16(AX)(R8*1), X1
+	VINSERTF128 $1, 16(R10)(R8*1), Y1, Y1
+	VMOVUPS     16(AX)(R8*2), X2
+	VINSERTF128 $1, 16(R10)(R8*2), Y2, Y2
+	VMOVUPS     16(AX)(R9*1), X3
+	VINSERTF128 $1, 16(R10)(R9*1), Y3, Y3
+	VUNPCKLPS   Y1, Y0, Y4
+	VUNPCKHPS   Y1, Y0, Y5
+	VUNPCKLPS   Y3, Y2, Y6
+	VUNPCKHPS   Y3, Y2, Y7
+	VSHUFPS     $0x44, Y6, Y4, Y0
+	VSHUFPS     $0xee, Y6, Y4, Y1
+	VSHUFPS     $0x44, Y7, Y5, Y2
+	VSHUFPS     $0xee, Y7, Y5, Y3
+	VMOVUPS     Y0, (R13)
+	VMOVUPS     Y1, (R13)(R11*1)
+	VMOVUPS     Y2, (R13)(R11*2)
+	VMOVUPS     Y3, (R13)(R12*1)
+
+	ADDQ $32, AX             // 8 rows down the source columns
+	LEAQ (R13)(R11*4), BX    // 8 rows down the destination
+	SUBQ $8, DX
+	JNZ  row4
+
+	LEAQ (SI)(R8*8), SI      // the next 8 source columns
+	ADDQ $32, DI             // the next 8 destination columns
+	SUBQ $8, CX
+	JNZ  col4
+	VZEROUPPER
+	RET
+
+// func transpose8AVX2(dst, src unsafe.Pointer, cs, pitch, rows, cols int)
+//
+// A 4×4 block: u0 takes rows 0..1 of columns 0 and 2, u1 those of columns
+// 1 and 3; their low and high unpacks are destination rows 0 and 1 whole.
+// Rows 2..3 likewise from the columns' upper halves.
+TEXT ·transpose8AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ cs+16(FP), R8
+	MOVQ pitch+24(FP), R11
+	MOVQ cols+40(FP), CX
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R11)(R11*2), R12
+
+col8:
+	MOVQ rows+32(FP), DX
+	MOVQ SI, AX
+	MOVQ DI, BX
+
+row8:
+	VMOVUPD     (AX), X0
+	VINSERTF128 $1, (AX)(R8*2), Y0, Y0
+	VMOVUPD     (AX)(R8*1), X1
+	VINSERTF128 $1, (AX)(R9*1), Y1, Y1
+	VMOVUPD     16(AX), X2
+	VINSERTF128 $1, 16(AX)(R8*2), Y2, Y2
+	VMOVUPD     16(AX)(R8*1), X3
+	VINSERTF128 $1, 16(AX)(R9*1), Y3, Y3
+	VUNPCKLPD   Y1, Y0, Y4
+	VUNPCKHPD   Y1, Y0, Y5
+	VUNPCKLPD   Y3, Y2, Y6
+	VUNPCKHPD   Y3, Y2, Y7
+	VMOVUPD     Y4, (BX)
+	VMOVUPD     Y5, (BX)(R11*1)
+	VMOVUPD     Y6, (BX)(R11*2)
+	VMOVUPD     Y7, (BX)(R12*1)
+
+	ADDQ $32, AX             // 4 rows down the source columns
+	LEAQ (BX)(R11*4), BX     // 4 rows down the destination
+	SUBQ $4, DX
+	JNZ  row8
+
+	LEAQ (SI)(R8*4), SI      // the next 4 source columns
+	ADDQ $32, DI             // the next 4 destination columns
+	SUBQ $4, CX
+	JNZ  col8
+	VZEROUPPER
+	RET
