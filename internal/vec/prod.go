@@ -29,6 +29,9 @@ type prodKernels struct {
 	i16       func(a []int16) [lanes4]int32
 	u16       func(a []uint16) [lanes4]int32
 	f16, bf16 func(a []uint16) [lanes8]float64
+	// c64 multiplies the full blocks of a complex64 run (at least one)
+	// into 16 complex128 lanes, planar (see ProdC64 and unplanar).
+	c64 func(a []complex64) [lanes8]float64
 
 	// foldF64 is fold for float64 lanes: the same products in the same
 	// order, so any implementation gives the same bits. The lanes pass by

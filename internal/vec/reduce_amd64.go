@@ -106,6 +106,15 @@ func prodBF16AVX2(a []uint16) [lanes8]float64
 //	for half := 16; half > 0; half /= 2 { for j := range half { l[j] *= l[j+half] } }; return l[0]
 func foldF64AVX512(l [lanes8]float64) float64
 
+// prodC64AVX512 and prodC64AVX2 are the complex64 block kernels (see
+// ProdC64): the full blocks of a, at least one, into planar lanes.
+//
+//go:noescape
+func prodC64AVX512(a []complex64) [lanes8]float64
+
+//go:noescape
+func prodC64AVX2(a []complex64) [lanes8]float64
+
 //go:noescape
 func sumF32AVX512(a []float32) [lanes8]float64
 
@@ -184,6 +193,7 @@ var prodAVX512 = prodKernels{
 	i8: prodI8AVX512, u8: prodU8AVX512,
 	i16: prodI16AVX512, u16: prodU16AVX512,
 	f16: prodF16AVX512, bf16: prodBF16AVX512,
+	c64:     prodC64AVX512,
 	foldF64: foldF64AVX512,
 }
 
@@ -195,6 +205,7 @@ var prodAVX2 = prodKernels{
 	i8: prodI8AVX2, u8: prodU8AVX2,
 	i16: prodI16AVX2, u16: prodU16AVX2,
 	f16: prodF16AVX2, bf16: prodBF16AVX2,
+	c64:     prodC64AVX2,
 	foldF64: foldF64AVX2,
 }
 

@@ -85,6 +85,7 @@ var prodNEON = prodKernels{
 	i8: prodI8NEON, u8: prodU8NEON,
 	i16: prodI16NEON, u16: prodU16NEON,
 	f16: prodF16NEON, bf16: prodBF16NEON,
+	c64:     blocksC64, // the Go twin: no NEON complex kernel yet
 	foldF64: foldF64NEON,
 }
 

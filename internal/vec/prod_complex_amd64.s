@@ -1,0 +1,166 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// The complex64 product kernels (see ProdC64): the full 16-element blocks
+// of a into 16 complex128 lanes kept planar, the real parts of the lanes
+// in one set of registers and the imaginary parts in another, so that a
+// block is four packed multiplies and two packed additions per register
+// of lanes, with no shuffle of the accumulators. The first block is taken
+// as it is. Each step is the textbook product with every product rounded
+// before the sum (no fused multiply-add), cmul.Mul128's bits:
+//
+//	re' = x·c − y·d, im' = x·d + y·c   (lane x+yi, element c+di)
+//
+// A block is loaded as interleaved float32 pairs, split into its real and
+// imaginary parts by one permute and widened, exactly, to float64. The
+// lanes are returned planar: the real parts of lanes 0-15, then their
+// imaginary parts.
+
+// PREFETCH is reduce_amd64.s's distance (four pages ahead, its reason
+// there).
+#define PREFETCH 16384
+
+// The dword indices that put the real parts of eight interleaved
+// complex64 in the low half of a zmm and the imaginary parts in the high
+// half; the first eight (as words of a ymm, taken modulo 8 by VPERMPS)
+// do the same for four in a ymm.
+DATA deinterleaveC64<>+0(SB)/4, $0
+DATA deinterleaveC64<>+4(SB)/4, $2
+DATA deinterleaveC64<>+8(SB)/4, $4
+DATA deinterleaveC64<>+12(SB)/4, $6
+DATA deinterleaveC64<>+16(SB)/4, $8
+DATA deinterleaveC64<>+20(SB)/4, $10
+DATA deinterleaveC64<>+24(SB)/4, $12
+DATA deinterleaveC64<>+28(SB)/4, $14
+DATA deinterleaveC64<>+32(SB)/4, $1
+DATA deinterleaveC64<>+36(SB)/4, $3
+DATA deinterleaveC64<>+40(SB)/4, $5
+DATA deinterleaveC64<>+44(SB)/4, $7
+DATA deinterleaveC64<>+48(SB)/4, $9
+DATA deinterleaveC64<>+52(SB)/4, $11
+DATA deinterleaveC64<>+56(SB)/4, $13
+DATA deinterleaveC64<>+60(SB)/4, $15
+GLOBL deinterleaveC64<>(SB), RODATA|NOPTR, $64
+
+DATA deinterleaveC64x4<>+0(SB)/4, $0
+DATA deinterleaveC64x4<>+4(SB)/4, $2
+DATA deinterleaveC64x4<>+8(SB)/4, $4
+DATA deinterleaveC64x4<>+12(SB)/4, $6
+DATA deinterleaveC64x4<>+16(SB)/4, $1
+DATA deinterleaveC64x4<>+20(SB)/4, $3
+DATA deinterleaveC64x4<>+24(SB)/4, $5
+DATA deinterleaveC64x4<>+28(SB)/4, $7
+GLOBL deinterleaveC64x4<>(SB), RODATA|NOPTR, $32
+
+// SPLIT512 loads eight complex64 at m and widens their real parts into RE
+// and their imaginary parts into IM, through TZ (TY its low half).
+#define SPLIT512(m, TZ, TY, RE, IM) \
+	VPERMPS       m, Z31, TZ; \
+	VCVTPS2PD     TY, RE; \
+	VEXTRACTF64X4 $1, TZ, TY; \
+	VCVTPS2PD     TY, IM
+
+// CMUL512 multiplies the lanes X+Yi by C+Di in place.
+#define CMUL512(X, Y, C, D) \
+	VMULPD C, X, Z14; \
+	VMULPD D, Y, Z15; \
+	VMULPD D, X, Z16; \
+	VMULPD C, Y, Z17; \
+	VSUBPD Z15, Z14, X; \
+	VADDPD Z17, Z16, Y
+
+// func prodC64AVX512(a []complex64) [32]float64
+//
+// Lanes 0-7 in Z0 (real) and Z2 (imaginary), lanes 8-15 in Z1 and Z3.
+TEXT ·prodC64AVX512(SB), NOSPLIT, $0-280
+	MOVQ      a_base+0(FP), SI
+	MOVQ      a_len+8(FP), CX
+	VMOVDQU64 deinterleaveC64<>(SB), Z31
+	SHRQ      $4, CX
+	JZ        done512
+	SPLIT512(0(SI), Z8, Y8, Z0, Z2)
+	SPLIT512(64(SI), Z9, Y9, Z1, Z3)
+	ADDQ      $128, SI
+	DECQ      CX
+	JZ        done512
+
+loop512:
+	PREFETCHT0 PREFETCH(SI)
+	SPLIT512(0(SI), Z8, Y8, Z10, Z11)
+	SPLIT512(64(SI), Z9, Y9, Z12, Z13)
+	CMUL512(Z0, Z2, Z10, Z11)
+	CMUL512(Z1, Z3, Z12, Z13)
+	ADDQ       $128, SI
+	DECQ       CX
+	JNZ        loop512
+
+done512:
+	LEAQ    ret+24(FP), DI
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VZEROUPPER
+	RET
+
+// SPLIT256 is SPLIT512 for four complex64 into ymm, through Y8.
+#define SPLIT256(m, RE, IM) \
+	VPERMPS      m, Y15, Y8; \
+	VCVTPS2PD    X8, RE; \
+	VEXTRACTF128 $1, Y8, X8; \
+	VCVTPS2PD    X8, IM
+
+// CMUL256 is CMUL512 in ymm, through Y11-Y14.
+#define CMUL256(X, Y, C, D) \
+	VMULPD C, X, Y11; \
+	VMULPD D, Y, Y12; \
+	VMULPD D, X, Y13; \
+	VMULPD C, Y, Y14; \
+	VSUBPD Y12, Y11, X; \
+	VADDPD Y14, Y13, Y
+
+// STEP256 multiplies four complex64 at m into the lanes X+Yi.
+#define STEP256(m, X, Y) \
+	SPLIT256(m, Y9, Y10); \
+	CMUL256(X, Y, Y9, Y10)
+
+// func prodC64AVX2(a []complex64) [32]float64
+//
+// Lanes 4q..4q+3 in Yq (real) and Y(4+q) (imaginary).
+TEXT ·prodC64AVX2(SB), NOSPLIT, $0-280
+	MOVQ    a_base+0(FP), SI
+	MOVQ    a_len+8(FP), CX
+	VMOVDQU deinterleaveC64x4<>(SB), Y15
+	SHRQ    $4, CX
+	JZ      done256
+	SPLIT256(0(SI), Y0, Y4)
+	SPLIT256(32(SI), Y1, Y5)
+	SPLIT256(64(SI), Y2, Y6)
+	SPLIT256(96(SI), Y3, Y7)
+	ADDQ    $128, SI
+	DECQ    CX
+	JZ      done256
+
+loop256:
+	PREFETCHT0 PREFETCH(SI)
+	STEP256(0(SI), Y0, Y4)
+	STEP256(32(SI), Y1, Y5)
+	STEP256(64(SI), Y2, Y6)
+	STEP256(96(SI), Y3, Y7)
+	ADDQ       $128, SI
+	DECQ       CX
+	JNZ        loop256
+
+done256:
+	LEAQ    ret+24(FP), DI
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VZEROUPPER
+	RET
