@@ -83,6 +83,10 @@ func copyInto(dst, src *Tensor) error {
 	if dst.IsContiguous() && src.IsContiguous() {
 		d, s := firstElement(dst), firstElement(src)
 		ds, ss := dst.dtype.Size(), src.dtype.Size()
+		if workers <= 1 {
+			convert(d, ds, s, ss, n) // no closure to allocate
+			return nil
+		}
 		iter.Parallel(n, workers, func(lo, hi int) {
 			convert(unsafe.Add(d, lo*ds), ds, unsafe.Add(s, lo*ss), ss, hi-lo)
 		})

@@ -18,7 +18,7 @@ func elementwise(op *ewise.Binary, x, y any) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := shape.Broadcast(a.shape, b.shape)
+	s, err := broadcastShape(a.shape, b.shape)
 	if err != nil {
 		return nil, wrapErr(op.Name, err)
 	}
@@ -28,6 +28,19 @@ func elementwise(op *ewise.Binary, x, y any) (*Tensor, error) {
 	}
 	elementwiseRun(op, out, a, b, dt)
 	return out, nil
+}
+
+// broadcastShape is shape.Broadcast(a, b), without allocating when one
+// shape is the result (equal shapes, or a 0-d operand such as a scalar):
+// it then returns that shape itself, which the caller must not modify.
+func broadcastShape(a, b []int) ([]int, error) {
+	switch {
+	case len(b) == 0 || shape.Equal(a, b):
+		return a, nil
+	case len(a) == 0:
+		return b, nil
+	}
+	return shape.Broadcast(a, b)
 }
 
 // elementwiseInto writes op(x, y) into out (see MulInto for the rules).

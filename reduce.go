@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/cast"
 	"github.com/tensor-go/tensor/internal/ewise"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/scratch"
@@ -60,6 +61,11 @@ func reduction(r *ewise.Reduction, x *Tensor, opts []ReduceOption) (*Tensor, err
 	if err := requireStrided(r.Name, x); err != nil {
 		return nil, err
 	}
+	if len(opts) == 0 {
+		if out := reduceAllSmall(r, x); out != nil {
+			return out, nil
+		}
+	}
 	mask, s, rd, err := reduceShape(r, x, opts)
 	if err != nil {
 		return nil, err
@@ -113,6 +119,55 @@ func reductionInto(r *ewise.Reduction, out, x *Tensor, opts []ReduceOption) erro
 	}
 	return reduceRun(r, out, x, mask, rd)
 }
+
+// reduceAllSmall returns r over every element of x as a 0-d tensor when x
+// is contiguous and fits one chunk (so one goroutine), or nil for the
+// general path. It does what reduceRun does there, on a plan that is one
+// run, in the same order, so with the same bits: the accumulator and the
+// chunk's partial result start at the starting value, the run kernel folds
+// x into the partial, the partial is combined into the accumulator, which
+// is rounded once into the result. It builds no plan, mask or accumulator
+// tensor: a small reduction's call costs what its result costs.
+func reduceAllSmall(r *ewise.Reduction, x *Tensor) *Tensor {
+	n := x.Size()
+	accType, rd := r.Accumulator(x.dtype), r.Result(x.dtype)
+	if n == 0 || n >= reduceChunk || r.Accumulator(rd) != accType || !x.IsContiguous() {
+		return nil
+	}
+	out, err := newProductTensor(rd, nil)
+	if err != nil {
+		return nil // the general path reports it
+	}
+	s := reduceSmallPool.Get()
+	acc, part := unsafe.Pointer(&s.acc), unsafe.Pointer(&s.part)
+	if accType == rd {
+		acc = out.storage
+	}
+	r.Fill(accType, acc, 1, false)
+	r.Fill(accType, part, 1, false)
+	s.ptrs, s.strides = [2]unsafe.Pointer{part, firstElement(x)}, [2]int{0, x.dtype.Size()}
+	r.Kernel(x.dtype)(s.ptrs[:], s.strides[:], n)
+	s.ptrs, s.strides = [2]unsafe.Pointer{acc, part}, [2]int{0, accType.Size()}
+	r.Combine(accType)(s.ptrs[:], s.strides[:], 1)
+	if accType != rd {
+		cast.Kernel(rd, accType)(out.storage, rd.Size(), acc, accType.Size(), 1)
+	}
+	s.ptrs = [2]unsafe.Pointer{} // the pool must not keep x alive
+	reduceSmallPool.Put(s)
+	return out
+}
+
+// reduceSmall is reduceAllSmall's scratch: the kernels' argument slices
+// and two accumulators of up to 16 bytes (complex128), kept between calls
+// so that the kernels, called through function values, make nothing
+// escape to the heap.
+type reduceSmall struct {
+	ptrs      [2]unsafe.Pointer
+	strides   [2]int
+	acc, part [2]uint64
+}
+
+var reduceSmallPool = scratch.List[reduceSmall]{New: func() *reduceSmall { return new(reduceSmall) }}
 
 // reduceShape applies the options of reduction r to x: the mask of
 // reduced dimensions, the result shape and the result dtype.

@@ -134,16 +134,84 @@ func newContiguous(dt dtype.DType, s []int, zero bool) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n > 0 && n*dt.Size() <= inlineBytes && len(s) <= 4 {
+		t, own, strides, value := newInlineHeader(len(s))
+		copy(own, s)
+		shape.FillContiguousStrides(strides, own)
+		t.dtype, t.storage, t.n = dt, value, n
+		return t, nil
+	}
 	p, class, err := alloc(dt, n, zero)
 	if err != nil {
 		return nil, err
 	}
-	// The shape and its strides share one allocation.
-	dims := make([]int, 2*len(s))
-	own, strides := dims[:len(s):len(s)], dims[len(s):]
+	t, own, strides := newHeader(len(s))
 	copy(own, s)
-	copy(strides, shape.ContiguousStrides(own))
-	return &Tensor{dtype: dt, shape: own, strides: strides, storage: p, n: n, pool: class}, nil
+	shape.FillContiguousStrides(strides, own)
+	t.dtype, t.storage, t.n, t.pool = dt, p, n, class
+	return t, nil
+}
+
+// newHeader returns a zero Tensor with its shape and strides set to slices
+// of rank elements each, for the caller to fill. Up to rank 4 the header,
+// the shape and the strides are one allocation (a call on a small tensor
+// pays for each allocation as much as for its elements); beyond, the
+// shape and strides share a second one.
+func newHeader(rank int) (t *Tensor, shape, strides []int) {
+	var dims []int
+	switch {
+	case rank == 0:
+		return new(Tensor), []int{}, []int{}
+	case rank == 1:
+		t, dims = headerWith[[2]int](rank)
+	case rank == 2:
+		t, dims = headerWith[[4]int](rank)
+	case rank <= 4:
+		t, dims = headerWith[[8]int](rank)
+	default:
+		t, dims = new(Tensor), make([]int, 2*rank)
+	}
+	t.shape, t.strides = dims[:rank:rank], dims[rank:2*rank:2*rank]
+	return t, t.shape, t.strides
+}
+
+// inlineBytes is the most storage a new tensor keeps inside its header:
+// one element of any dtype (a scalar operand, a full reduction's result).
+const inlineBytes = 16
+
+// newInlineHeader is newHeader for rank <= 4 with inlineBytes of zeroed,
+// 8-byte aligned storage in the same allocation, returned as value. The
+// storage lives as long as the header (and every view of it) does; its
+// pool class is 0, so Release leaves it to the garbage collector.
+func newInlineHeader(rank int) (t *Tensor, shape, strides []int, value unsafe.Pointer) {
+	var dims []int
+	switch {
+	case rank <= 1:
+		h := new(header[[2]int, [inlineBytes / 8]uint64])
+		t, dims, value = &h.t, h.dims[:], unsafe.Pointer(&h.value)
+	case rank == 2:
+		h := new(header[[4]int, [inlineBytes / 8]uint64])
+		t, dims, value = &h.t, h.dims[:], unsafe.Pointer(&h.value)
+	default:
+		h := new(header[[8]int, [inlineBytes / 8]uint64])
+		t, dims, value = &h.t, h.dims[:], unsafe.Pointer(&h.value)
+	}
+	t.shape, t.strides = dims[:rank:rank], dims[rank:2*rank:2*rank]
+	return t, t.shape, t.strides, value
+}
+
+// header is a Tensor, room for its dimensions (D, an array of ints) and
+// possibly for its elements (V), allocated together.
+type header[D, V any] struct {
+	t     Tensor
+	dims  D
+	value V
+}
+
+// headerWith allocates a header whose D holds the 2·rank dimensions.
+func headerWith[D any](rank int) (*Tensor, []int) {
+	h := new(header[D, struct{}])
+	return &h.t, unsafe.Slice((*int)(unsafe.Pointer(&h.dims)), 2*rank)
 }
 
 // DType returns the element type.

@@ -70,6 +70,13 @@ func MustSize(s []int) int {
 // ContiguousStrides returns the row-major (C order) element strides of s.
 func ContiguousStrides(s []int) []int {
 	strides := make([]int, len(s))
+	FillContiguousStrides(strides, s)
+	return strides
+}
+
+// FillContiguousStrides writes ContiguousStrides(s) into strides, which has
+// len(s) elements, so that a caller with room for them allocates nothing.
+func FillContiguousStrides(strides, s []int) {
 	step := 1
 	for i := len(s) - 1; i >= 0; i-- {
 		strides[i] = step
@@ -80,7 +87,6 @@ func ContiguousStrides(s []int) []int {
 			step *= s[i]
 		}
 	}
-	return strides
 }
 
 // Equal reports whether two shapes are the same.

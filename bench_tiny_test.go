@@ -1,0 +1,54 @@
+package tensor
+
+import "testing"
+
+// BenchmarkTiny times calls on a few thousand elements or fewer, where the
+// fixed cost of a call (checks, the result's header and memory, choosing
+// a path) decides rather than the kernel: one case per op family, plain
+// loops dropping their result as users write them. Read allocs/op beside
+// ns/op: every allocation here is per-call cost.
+func BenchmarkTiny(b *testing.B) {
+	f32 := func(seed uint64, s ...int) *Tensor { return sweepOperand(b, seed, Float32, s, false) }
+	f64 := func(seed uint64, s ...int) *Tensor { return sweepOperand(b, seed, Float64, s, false) }
+	x, y := f32(1, 4096), f32(2, 4096)
+	xd, yd := f64(1, 1000), f64(2, 1000)
+	yi := sweepOperand(b, 2, Int32, []int{4096}, false)
+	m, row := f32(1, 64, 64), f32(2, 64)
+	m4, n4 := f32(1, 4, 4), f32(2, 4, 4)
+	m16, n16 := f32(1, 16, 16), f32(2, 16, 16)
+	b3, c3 := f32(1, 8, 3, 3), f32(2, 8, 3, 3)
+	cases := []struct {
+		name string
+		call func() (*Tensor, error)
+	}{
+		{"mul/f32/4096", func() (*Tensor, error) { return Mul(x, y) }},
+		{"mul/f64/1000", func() (*Tensor, error) { return Mul(xd, yd) }},
+		{"add/f32/4096", func() (*Tensor, error) { return Add(x, y) }},
+		{"sub/f32/4096", func() (*Tensor, error) { return Sub(x, y) }},
+		{"mul/f32/4096*scalar", func() (*Tensor, error) { return Mul(x, 2.0) }},
+		{"mul/f32/64x64*row", func() (*Tensor, error) { return Mul(m, row) }},
+		{"mul/f32*i32/4096", func() (*Tensor, error) { return Mul(x, yi) }},
+		{"neg/f32/4096", func() (*Tensor, error) { return Neg(x) }},
+		{"astype/f32-f64/4096", func() (*Tensor, error) { return x.AsType(Float64) }},
+		{"sum/f32/all4096", func() (*Tensor, error) { return Sum(x) }},
+		{"sum/f32/axis1-64x64", func() (*Tensor, error) { return Sum(m, Axis(1)) }},
+		{"prod/f32/all4096", func() (*Tensor, error) { return Prod(x) }},
+		{"prod/f32/axis0-64x64", func() (*Tensor, error) { return Prod(m, Axis(0)) }},
+		{"reshape/4096-64x64", func() (*Tensor, error) { return x.Reshape(64, 64) }},
+		{"transpose/64x64", func() (*Tensor, error) { return m.Transpose(), nil }},
+		{"slice/64x64", func() (*Tensor, error) { return m.Slice(Span(16, 48), All()) }},
+		{"matmul/f32/4x4x4", func() (*Tensor, error) { return Matmul(m4, n4) }},
+		{"matmul/f32/16x16x16", func() (*Tensor, error) { return Matmul(m16, n16) }},
+		{"matmul/f32/batch8x3x3", func() (*Tensor, error) { return Matmul(b3, c3) }},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.call(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

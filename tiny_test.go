@@ -1,0 +1,108 @@
+package tensor
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/tensor-go/tensor/dtype"
+)
+
+// rawBytes returns the bytes of a contiguous t's elements.
+func rawBytes(t *Tensor) []byte {
+	n := t.Size() * t.dtype.Size()
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(firstElement(t)), n)
+}
+
+// tinyOperand is a contiguous tensor of shape s whose elements are random
+// bits (NaN, ±inf, −0 and subnormals included) when wild is set, else
+// values near 1 so that products and sums stay finite.
+func tinyOperand(t *testing.T, rng *rand.Rand, dt DType, wild bool, s ...int) *Tensor {
+	if wild || dt == Bool {
+		return randomBits(t, rng, dt, s...)
+	}
+	lo, hi := 0.9, 1.1
+	if dt.IsInteger() {
+		lo, hi = -3, 4
+	}
+	x, err := Rand(rng.Uint64(), dt, lo, hi, s...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// The whole reduction of a small contiguous tensor takes a path of its own
+// (reduceAllSmall); it gives the general path's bits, which naming every
+// axis takes, for every dtype, shape and kind of value.
+func TestReduceAllSmallSameBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	shapes := [][]int{{1}, {2}, {3}, {7}, {16}, {17}, {100}, {1000}, {4097}, {3, 5}, {2, 3, 4}, {1, 1, 1, 1}, {4, 1, 9}}
+	for _, r := range []struct {
+		name   string
+		reduce func(*Tensor, ...ReduceOption) (*Tensor, error)
+	}{{"sum", Sum}, {"prod", Prod}} {
+		for _, dt := range dtype.All {
+			for _, s := range shapes {
+				for _, wild := range []bool{false, true} {
+					x := tinyOperand(t, rng, dt, wild, s...)
+					axes := make([]int, len(s))
+					for i := range axes {
+						axes[i] = i
+					}
+					got, err := r.reduce(x)
+					if err != nil {
+						t.Fatalf("%s %v %v: %v", r.name, dt, s, err)
+					}
+					want, err := r.reduce(x, Axis(axes...))
+					if err != nil {
+						t.Fatalf("%s %v %v over every axis: %v", r.name, dt, s, err)
+					}
+					if got.dtype != want.dtype || got.NDim() != 0 || !bytes.Equal(rawBytes(got), rawBytes(want)) {
+						t.Fatalf("%s %v %v (wild %v): got %v %v, want %v %v", r.name, dt, s, wild, got.dtype, got, want.dtype, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Calls on small tensors allocate the result's header (with its shape,
+// strides and, for a single element, its storage) and storage, and little
+// else; the bounds are today's counts, so that an allocation added to the
+// per-call path fails here rather than only slowing BenchmarkTiny.
+func TestTinyCallAllocations(t *testing.T) {
+	if mmRaceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	rng := rand.New(rand.NewPCG(17, 18))
+	x, y := tinyOperand(t, rng, Float32, false, 256), tinyOperand(t, rng, Float32, false, 256)
+	m := tinyOperand(t, rng, Float32, false, 16, 16)
+	for _, c := range []struct {
+		name string
+		max  float64
+		call func() (*Tensor, error)
+	}{
+		{"mul", 2, func() (*Tensor, error) { return Mul(x, y) }},
+		{"add", 2, func() (*Tensor, error) { return Add(x, y) }},
+		{"sub", 2, func() (*Tensor, error) { return Sub(x, y) }},
+		{"neg", 2, func() (*Tensor, error) { return Neg(x) }},
+		{"mul scalar", 4, func() (*Tensor, error) { return Mul(x, 2.0) }},
+		{"astype", 2, func() (*Tensor, error) { return x.AsType(Float64) }},
+		{"sum", 1, func() (*Tensor, error) { return Sum(x) }},
+		{"prod", 1, func() (*Tensor, error) { return Prod(m) }},
+	} {
+		allocs := testing.AllocsPerRun(100, func() {
+			if _, err := c.call(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs > c.max {
+			t.Errorf("%s: %v allocations per call, want at most %v", c.name, allocs, c.max)
+		}
+	}
+}
