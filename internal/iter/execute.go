@@ -9,7 +9,8 @@ import "unsafe"
 //
 // A plan whose inputs are read against the output's memory order is
 // walked in tiles (see tiling), one of short runs in blocks of many runs
-// (see blocking). Otherwise a plan of several runs is split
+// (see blocking), one whose input is broadcast over long rows in chunks of
+// every row (see reusing). Otherwise a plan of several runs is split
 // by runs, and a plan of one run into parts of it aligned to 64 elements
 // (whole cache lines for every element size).
 //
@@ -31,6 +32,11 @@ func (p *Plan) Execute(bases []unsafe.Pointer, sizes []int, w int, newKernel fun
 	if b, ok := p.blocking(sizes, w); ok {
 		b := b
 		Parallel(b.units, w, func(lo, hi int) { b.walk(bases, lo, hi, newKernel()) })
+		return
+	}
+	if r, ok := p.reusing(sizes, w); ok {
+		r := r
+		Parallel(r.units, w, func(lo, hi int) { r.walk(bases, lo, hi, newKernel()) })
 		return
 	}
 	if w <= 1 {

@@ -11,16 +11,19 @@ import (
 // shapes cross tile edges in both directions; and blocks of short runs of
 // about ten elements from two rows up, gathering inputs for runs of up to
 // four, so that small shapes cross block edges and take every way an
-// operand is passed.
+// operand is passed; and chunks of reused runs of two 4-byte elements.
 func shrinkTiles(t *testing.T) {
 	b, c, m := tileBytes, tileCols, minTiled
 	e, r, g := blockElems, minBlockRows, shortGatherRun
+	u := reuseBytes
 	t.Cleanup(func() {
 		tileBytes, tileCols, minTiled = b, c, m
 		blockElems, minBlockRows, shortGatherRun = e, r, g
+		reuseBytes = u
 	})
 	tileBytes, tileCols, minTiled = 12, 5, 3
 	blockElems, minBlockRows, shortGatherRun = 10, 2, 4
+	reuseBytes = 8
 }
 
 const (
@@ -72,7 +75,7 @@ func outputStrides(r *rand.Rand, shape []int) []int {
 func TestExecuteComputesEveryElementOnce(t *testing.T) {
 	shrinkTiles(t)
 	r := rand.New(rand.NewPCG(3, 4))
-	tiled, blocked := 0, 0
+	tiled, blocked, reused := 0, 0, 0
 	for trial := range 3000 {
 		rank := r.IntN(5)
 		shape := make([]int, rank)
@@ -93,6 +96,8 @@ func TestExecuteComputesEveryElementOnce(t *testing.T) {
 			tiled++
 		} else if _, ok := p.blocking(sizes, 1); ok {
 			blocked++
+		} else if _, ok := p.reusing(sizes, 1); ok {
+			reused++
 		}
 		// Inputs hold their own byte offsets; the output starts as zeros
 		// where the plan should write and sentinels everywhere else.
@@ -129,8 +134,8 @@ func TestExecuteComputesEveryElementOnce(t *testing.T) {
 			}
 		}
 	}
-	if tiled < 100 || blocked < 100 {
-		t.Fatalf("only %d of the plans were tiled and %d blocked", tiled, blocked)
+	if tiled < 100 || blocked < 100 || reused < 50 {
+		t.Fatalf("only %d of the plans were tiled, %d blocked and %d reused", tiled, blocked, reused)
 	}
 }
 
@@ -192,7 +197,7 @@ func TestBlockedShortRuns(t *testing.T) {
 
 func TestTiledLongRows(t *testing.T) {
 	// A transposed float32 matrix with the real tile shape: full and
-	// partial tiles of 512×512, a row block split between goroutines.
+	// partial tiles, a row block split between goroutines.
 	const rows, cols = 600, 1030
 	in := make([]int32, rows*cols)
 	for i := range in {
@@ -214,6 +219,38 @@ func TestTiledLongRows(t *testing.T) {
 	}
 	if out[0] != sentinel || out[len(out)-1] != sentinel {
 		t.Fatal("a write outside the output")
+	}
+}
+
+// TestReusedLongRows checks the reusing walk at its real chunk size: an
+// input broadcast along the middle of three dimensions, rows of two full
+// chunks and a partial one, on one goroutine and on two (which also cut
+// the rows into blocks).
+func TestReusedLongRows(t *testing.T) {
+	const outer, rows, cols = 3, 5, 2*4096 + 1808
+	in := make([]int32, outer*cols)
+	for i := range in {
+		in[i] = int32(4 * i)
+	}
+	n := outer * rows * cols
+	p := NewPlan([]int{outer, rows, cols}, []int{8 * rows * cols, 8 * cols, 8}, []int{4 * cols, 0, 4})
+	for _, w := range []int{1, 2} {
+		r, ok := p.reusing([]int{8, 4}, w)
+		if !ok || r.chunks != 3 || w == 2 && r.blocks < 2 {
+			t.Fatalf("w=%d: plan %v %v is reused %v in %d chunks and %d row blocks", w, p.shape, p.strides, ok, r.chunks, r.blocks)
+		}
+		out := make([]int64, n+2)
+		out[0], out[n+1] = sentinel, sentinel
+		p.Execute([]unsafe.Pointer{unsafe.Pointer(&out[1]), unsafe.Pointer(&in[0])}, []int{8, 4}, w, func() Kernel { return encoder })
+		for e := range n {
+			o, c := e/(rows*cols), e%cols
+			if got, want := out[1+e], encode([]int{4 * (o*cols + c)}); got != want {
+				t.Fatalf("w=%d: element %d is %x, want %x", w, e, got, want)
+			}
+		}
+		if out[0] != sentinel || out[n+1] != sentinel {
+			t.Fatalf("w=%d: a write outside the output", w)
+		}
 	}
 }
 
@@ -274,6 +311,11 @@ func TestWalksAllocateNothing(t *testing.T) {
 	if !tiled {
 		t.Fatalf("plan %v %v is not tiled", p.Shape(), p.strides)
 	}
+	long := NewPlan([]int{3, 20000}, []int{4 * 20000, 4}, []int{0, 4})
+	re, reused := long.reusing([]int{4, 4}, 2)
+	if !reused {
+		t.Fatalf("plan %v %v is not reused", long.Shape(), long.strides)
+	}
 	short := NewPlan([]int{100, 3}, []int{12, 4}, []int{0, 4}, []int{4, 0})
 	b, blocked := short.blocking([]int{4, 4, 4}, 1)
 	if !blocked {
@@ -284,6 +326,7 @@ func TestWalksAllocateNothing(t *testing.T) {
 		"RunRange": func() { p.RunRange(bases, 1, p.Runs(), nop) },
 		"RunChunk": func() { p.RunChunk(bases, 3, 16, nop) },
 		"tiles":    func() { t2.walk(bases, 0, t2.units, nop) },
+		"reused":   func() { re.walk(bases[:2], 0, re.units, nop) },
 	} {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
 			t.Errorf("%s: %v allocations per walk", name, n)

@@ -24,8 +24,10 @@
 //   - Execute shares an element-wise operation between goroutines, and
 //     walks inputs that are read against the output's memory order (a
 //     transposed operand) in 2-D tiles gathered into contiguous buffers,
-//     and plans of short runs (a [n, 3] × [3] broadcast) in blocks of many
-//     runs, each one kernel call (see blocking).
+//     plans of short runs (a [n, 3] × [3] broadcast) in blocks of many
+//     runs, each one kernel call (see blocking), and plans with an input
+//     broadcast over rows longer than the caches (a batch of matrices
+//     times one matrix) a chunk of every row at a time (see reusing).
 //
 // Strides here are in bytes, so operands of different dtypes mix freely.
 package iter

@@ -116,3 +116,29 @@ func mulKernel(size int) Kernel {
 		vec.MulF64(unsafe.Slice((*float64)(ptrs[0]), n), unsafe.Slice((*float64)(ptrs[1]), n), unsafe.Slice((*float64)(ptrs[2]), n))
 	}
 }
+
+// BenchmarkReusedWalk times a batch of 8 float64 rows of 384·384 elements
+// times one such row (a matrix batch times one matrix) through Execute on
+// one goroutine, against the same multiply with a second batch: the
+// reusing walk reads the broadcast row from memory once.
+func BenchmarkReusedWalk(b *testing.B) {
+	const batch, n = 8, 384 * 384
+	out, x, y := make([]float64, batch*n), make([]float64, batch*n), make([]float64, batch*n)
+	for i := range out {
+		out[i], x[i], y[i] = 1, 2, 3
+	}
+	bases := []unsafe.Pointer{unsafe.Pointer(&out[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0])}
+	rows := []int{8 * n, 8}
+	for _, c := range []struct {
+		name string
+		y    []int
+	}{{"batch", rows}, {"broadcast", []int{0, 8}}} {
+		p := NewPlan([]int{batch, n}, rows, rows, c.y)
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(3 * 8 * batch * n)
+			for b.Loop() {
+				p.Execute(bases, []int{8, 8, 8}, 1, func() Kernel { return mulKernel(8) })
+			}
+		})
+	}
+}
