@@ -397,8 +397,22 @@ func reduceBlocks(x *Tensor, mask []bool, n int) (r, blocks int) {
 	}
 	per := x.Size() / x.shape[r] // elements per index of r
 	step := max(1, reduceBlockElems/per)
+	if r == slowest && x.Size() >= reduceSlabsMin {
+		step = min(step, (x.shape[r]+reduceSlabs-1)/reduceSlabs)
+	}
 	return r, (x.shape[r] + step - 1) / step
 }
+
+// A reduction over the outermost dimension of reduceSlabsMin elements or
+// more goes in at least reduceSlabs blocks, each a slab of whole rows read
+// straight through. In fewer (one block of 1000×1000), reduceKept would
+// share the columns out, and each goroutine would read a few cache lines
+// of every row: 0.46 -> 0.26 ms for that sum in float64 (PyTorch 0.16).
+// The count is fixed by the shape, as every block count is.
+const (
+	reduceSlabs    = 4
+	reduceSlabsMin = 4 * iter.MinParallel
+)
 
 // reduceBlocked reduces x into n accumulators in blocks along dimension d
 // (see reduceInBlocks). A block that is rows of x into one contiguous row

@@ -265,3 +265,56 @@ func BenchmarkReduceShortSchedule(b *testing.B) {
 		}
 	}
 }
+
+// TestReduceSlabs checks the schedule of a reduction over the outermost
+// axis of a large tensor (reduceSlabs blocks of whole rows, each folded in
+// row order, the blocks then combined in order) against that order
+// written out, bit for bit, with one goroutine and with several.
+func TestReduceSlabs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, sh := range [][]int{{1000, 300}, {523, 600}} {
+		rows, cols := sh[0], sh[1]
+		data := make([]float64, rows*cols)
+		for i := range data {
+			data[i] = 1 + (rng.Float64()-0.5)/64
+		}
+		x := Must(Must(FromSlice(data)).Reshape(rows, cols))
+		step := (rows + reduceSlabs - 1) / reduceSlabs
+		for _, op := range []struct {
+			name  string
+			run   func(*Tensor, ...ReduceOption) (*Tensor, error)
+			start float64
+			f     func(a, b float64) float64
+		}{
+			{"sum", Sum, math.Copysign(0, -1), func(a, b float64) float64 { return a + b }},
+			{"prod", Prod, 1, func(a, b float64) float64 { return a * b }},
+		} {
+			want := make([]float64, cols)
+			for c := range cols {
+				var acc float64
+				for lo := 0; lo < rows; lo += step {
+					b := op.start
+					for r := lo; r < min(lo+step, rows); r++ {
+						b = op.f(b, data[r*cols+c])
+					}
+					if lo == 0 {
+						acc = b
+					} else {
+						acc = op.f(acc, b)
+					}
+				}
+				want[c] = acc
+			}
+			for _, procs := range []int{1, 2, 3} {
+				old := runtime.GOMAXPROCS(procs)
+				got := contiguousData[float64](Must(op.run(x, Axis(0))))
+				runtime.GOMAXPROCS(old)
+				for c := range cols {
+					if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
+						t.Fatalf("%s %v over axis 0, %d goroutines: [%d] = %v, want %v", op.name, sh, procs, c, got[c], want[c])
+					}
+				}
+			}
+		}
+	}
+}
