@@ -26,7 +26,7 @@ func elementwise(op *ewise.Binary, x, y any) (*Tensor, error) {
 	if err != nil {
 		return nil, wrapErr(op.Name, err)
 	}
-	elementwiseRun(op, out, a, b, dt)
+	elementwiseRun(op, out, a, b, dt, out.cold)
 	return out, nil
 }
 
@@ -77,24 +77,25 @@ func elementwiseInto(op *ewise.Binary, out *Tensor, x, y any) error {
 		if err != nil {
 			return wrapErr(name, err)
 		}
-		elementwiseRun(op, tmp, a, b, dt)
+		elementwiseRun(op, tmp, a, b, dt, false) // read back at once
 		return copyInto(out, tmp)
 	}
-	elementwiseRun(op, out, a, b, dt)
+	elementwiseRun(op, out, a, b, dt, false) // the caller's buffer may be hot
 	return nil
 }
 
 // elementwiseRun computes out = op(a, b) in dtype c; the shapes and dtypes have
 // been checked. out shares no storage with a or b except element for
 // element. A contiguous output with flat operands is one run, which costs
-// no plan (and no allocation).
-func elementwiseRun(op *ewise.Binary, out, a, b *Tensor, c DType) {
+// no plan (and no allocation). cold says that out's memory is in no cache
+// (a new result's, see Tensor.cold), so the engine may store around it.
+func elementwiseRun(op *ewise.Binary, out, a, b *Tensor, c DType, cold bool) {
 	n := out.Size()
 	if n == 0 {
 		return
 	}
 	o := [3]ewise.Operand{
-		{Base: firstElement(out), DType: out.dtype},
+		{Base: firstElement(out), DType: out.dtype, Cold: cold},
 		{Base: firstElement(a), DType: a.dtype},
 		{Base: firstElement(b), DType: b.dtype},
 	}

@@ -72,6 +72,10 @@ type Tensor struct {
 	// released is set by Release; every operation on t is then an
 	// ErrReleased error.
 	released bool
+	// cold says that t's buffer came from package storage cold (fresh, or
+	// back through a collection; see storage.TakeOutput), for the
+	// operation that allocated t to choose how to store into it.
+	cold bool
 	// writes counts the into-form writes to the storage (see Version). It
 	// is made on the first write or view, when views start sharing it, so
 	// that a result nothing views or writes costs no allocation.
@@ -86,18 +90,29 @@ type Tensor struct {
 // every buffer is 8-byte aligned so that every element type is. class is
 // the pooled buffer's size class, which Release needs, or 0.
 func alloc(dt dtype.DType, n int, zero bool) (p unsafe.Pointer, class int, err error) {
+	p, class, _, err = allocMemory(dt, n, zero)
+	return p, class, err
+}
+
+// allocMemory is alloc that also says, for uncleared memory, whether the
+// buffer is cold (storage.TakeOutput).
+func allocMemory(dt dtype.DType, n int, zero bool) (p unsafe.Pointer, class int, cold bool, err error) {
 	if n == 0 {
-		return nil, 0, nil
+		return nil, 0, false, nil
 	}
 	size := dt.Size()
 	if n > maxBytes/size {
-		return nil, 0, opErr("alloc", ErrShape, "%d elements of %v need more than the %d bytes this process may use", n, dt, maxBytes)
+		return nil, 0, false, opErr("alloc", ErrShape, "%d elements of %v need more than the %d bytes this process may use", n, dt, maxBytes)
 	}
 	if limit := allocLimit(n * size); limit > 0 {
-		return nil, 0, opErr("alloc", ErrShape, "%d elements of %v need %d bytes, more than the %d bytes this process may allocate now", n, dt, n*size, limit)
+		return nil, 0, false, opErr("alloc", ErrShape, "%d elements of %v need %d bytes, more than the %d bytes this process may allocate now", n, dt, n*size, limit)
 	}
-	p, class = storage.Take(n*size, zero)
-	return p, class, nil
+	if zero {
+		p, class = storage.Take(n*size, true)
+		return p, class, false, nil
+	}
+	p, class, cold = storage.TakeOutput(n * size)
+	return p, class, cold, nil
 }
 
 // empty returns a new zero-filled contiguous tensor of the given dtype and
@@ -141,14 +156,14 @@ func newContiguous(dt dtype.DType, s []int, zero bool) (*Tensor, error) {
 		t.dtype, t.storage, t.n = dt, value, n
 		return t, nil
 	}
-	p, class, err := alloc(dt, n, zero)
+	p, class, cold, err := allocMemory(dt, n, zero)
 	if err != nil {
 		return nil, err
 	}
 	t, own, strides := newHeader(len(s))
 	copy(own, s)
 	shape.FillContiguousStrides(strides, own)
-	t.dtype, t.storage, t.n, t.pool = dt, p, n, class
+	t.dtype, t.storage, t.n, t.pool, t.cold = dt, p, n, class, cold
 	return t, nil
 }
 

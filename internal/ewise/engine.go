@@ -5,6 +5,7 @@ import (
 
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/iter"
+	"github.com/tensor-go/tensor/internal/kernels"
 )
 
 // Operand is one operand of an element-wise operation as the engine sees
@@ -16,7 +17,25 @@ type Operand struct {
 	DType   dtype.DType
 	Strides []int // planned operations: one per output dimension
 	Stride  int   // flat operations: the element size, or 0 for one element broadcast everywhere
+
+	// Cold, on the output, says that its memory is in no core's cache (a
+	// fresh or collected buffer, storage.TakeOutput): from ColdStreamBytes
+	// on, the output is stored around the caches. Into-forms leave it
+	// unset, since the caller's buffer may be hot.
+	Cold bool
 }
+
+// ColdStreamBytes is the output size from which a cold output (Operand.Cold)
+// is stored around the caches: twice the core's L2, as vec's
+// streamThreshold, but counted over the whole output, since vec sees only
+// the part one goroutine is given (a sixteenth of a flat output on two
+// threads, which therefore streamed only from 64 MiB on). From there on
+// streaming wins in every way it was timed (BenchmarkColdStream, and calls
+// of both kinds interleaved); below it, interleaved calls were slower
+// streamed (a cold buffer is in no L2 but often still in the shared L3),
+// so smaller outputs keep ordinary stores. Into-forms and Released buffers
+// are not cold: the caller's buffer may be hot.
+var ColdStreamBytes = max(1<<20, 2*kernels.CacheSizes().L2)
 
 // StreamOutputBytes is the output size from which a broadcast operation
 // stores its output around the cache, run by run: the output is then far
@@ -42,15 +61,17 @@ func (op *Binary) Run(c dtype.DType, shape []int, n int, out, a, b Operand) {
 		return
 	}
 	dts := [3]dtype.DType{out.DType, a.DType, b.DType}
+	same := dts == [3]dtype.DType{c, c, c}
+	cold := out.Cold && same && n*c.Size() >= ColdStreamBytes
 	if out.Strides == nil {
-		op.runFlat(c, dts, n, [3]Operand{out, a, b})
+		op.runFlat(c, dts, n, [3]Operand{out, a, b}, cold)
 		return
 	}
 	p := iter.NewPlan(shape, out.Strides, a.Strides, b.Strides)
 	r := &planned{op: op, c: c, dts: dts,
 		bases: [3]unsafe.Pointer{out.Base, a.Base, b.Base},
 		sizes: [3]int{out.DType.Size(), a.DType.Size(), b.DType.Size()},
-		streaming: dts == [3]dtype.DType{c, c, c} && n*c.Size() >= StreamOutputBytes &&
+		streaming: (cold && wholeLineRows(shape, c) || same && n*c.Size() >= StreamOutputBytes) &&
 			readsInOrder(a.Strides, shape) && readsInOrder(b.Strides, shape),
 	}
 	p.Execute(r.bases[:], r.sizes[:], iter.Workers(n), r.kernel)
@@ -77,6 +98,18 @@ func (r *planned) kernel() iter.Kernel {
 	return r.op.Promoted(r.c, r.dts)
 }
 
+// wholeLineRows reports whether the output's rows (its innermost
+// dimension) are whole cache lines, 1 KiB or more: a streaming store of a
+// partial line, at the end of each row of a walk, costs more than the
+// line's read (a [1000, 1000] × [1000, 1] float32 Mul streamed, 0.8×).
+func wholeLineRows(shape []int, c dtype.DType) bool {
+	row := 0
+	if len(shape) > 0 {
+		row = shape[len(shape)-1] * c.Size()
+	}
+	return row >= 1024 && row%64 == 0
+}
+
 // readsInOrder reports whether an input of byte strides st over shape to
 // is read in the output's memory order: its strides, over the dimensions
 // it does not broadcast, do not grow from outer to inner. An input read
@@ -100,8 +133,9 @@ func readsInOrder(st, to []int) bool {
 // runFlat runs a flat operation: one run of n elements, shared between
 // goroutines in parts of whole cache lines (64 elements are a multiple of
 // a 64-byte line for every element size), each with its own promoter and
-// so its own buffers.
-func (op *Binary) runFlat(c dtype.DType, dts [3]dtype.DType, n int, ops [3]Operand) {
+// so its own buffers. stream takes the Streaming kernels (the dtypes are
+// all c).
+func (op *Binary) runFlat(c dtype.DType, dts [3]dtype.DType, n int, ops [3]Operand, stream bool) {
 	var ptrs [iter.MaxOperands]unsafe.Pointer
 	var strides [iter.MaxOperands]int
 	for i, o := range ops {
@@ -109,23 +143,30 @@ func (op *Binary) runFlat(c dtype.DType, dts [3]dtype.DType, n int, ops [3]Opera
 	}
 	w := iter.Workers(n)
 	if w <= 1 {
-		op.runPart(c, dts, n, ptrs, strides)
+		op.runPart(c, dts, n, ptrs, strides, stream)
 		return
 	}
-	const align = 64
 	iter.Parallel((n+align-1)/align, w, func(lo, hi int) {
 		first, last := lo*align, min(hi*align, n)
 		var part [iter.MaxOperands]unsafe.Pointer
 		for i := range 3 {
 			part[i] = unsafe.Add(ptrs[i], first*strides[i])
 		}
-		op.runPart(c, dts, last-first, part, strides)
+		op.runPart(c, dts, last-first, part, strides, stream)
 	})
 }
 
+// align is the flat operations' part size in elements: whole cache lines
+// for every element size.
+const align = 64
+
 // runPart computes one part of a flat operation, with a pooled promoter
-// when the dtypes differ.
-func (op *Binary) runPart(c dtype.DType, dts [3]dtype.DType, n int, ptrs [iter.MaxOperands]unsafe.Pointer, strides [iter.MaxOperands]int) {
+// when the dtypes differ, or with the Streaming kernel when stream is set.
+func (op *Binary) runPart(c dtype.DType, dts [3]dtype.DType, n int, ptrs [iter.MaxOperands]unsafe.Pointer, strides [iter.MaxOperands]int, stream bool) {
+	if stream {
+		iter.Call(op.Streaming(c), n, 3, ptrs, strides)
+		return
+	}
 	if dts == [3]dtype.DType{c, c, c} {
 		iter.Call(op.Kernel(c), n, 3, ptrs, strides)
 		return

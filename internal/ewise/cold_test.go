@@ -1,0 +1,105 @@
+package ewise
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"unsafe"
+
+	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/iter"
+)
+
+// TestColdOutputSameBytes checks that a cold output (Operand.Cold) stored
+// around the caches holds the bytes of the same operation stored as usual,
+// and nothing outside it: flat runs of every length up to past a few
+// vectors, at every start within a cache line, one element broadcast, and
+// planned row broadcasts of whole-line and partial-line rows, on one and
+// two threads.
+func TestColdOutputSameBytes(t *testing.T) {
+	defer func(b int) { ColdStreamBytes = b }(ColdStreamBytes)
+	ColdStreamBytes = 0
+	rng := rand.New(rand.NewPCG(15, 17))
+	lengths := []int{3*iter.MinParallel + 17, 1000, 127, 128, 129}
+	for n := 1; n <= 70; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, procs := range []int{1, 2} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		for _, op := range []*Binary{Mul, Add, Sub} {
+			for _, dt := range []dtype.DType{dtype.Float32, dtype.Float64, dtype.Int32} {
+				size := dt.Size()
+				for _, n := range lengths {
+					a, b := randomBytes(rng, n*size), randomBytes(rng, n*size)
+					for _, shift := range []int{0, 1, 64/size - 1} {
+						for _, scalar := range []bool{false, true} {
+							bStride := size
+							if scalar {
+								bStride = 0
+							}
+							run := func(out unsafe.Pointer, cold bool) {
+								op.Run(dt, []int{n}, n,
+									Operand{Base: out, DType: dt, Stride: size, Cold: cold},
+									Operand{Base: unsafe.Pointer(&a[0]), DType: dt, Stride: size},
+									Operand{Base: unsafe.Pointer(&b[0]), DType: dt, Stride: bStride})
+							}
+							name := fmt.Sprintf("%s %v n=%d shift=%d scalar=%v procs=%d", op.Name, dt, n, shift, scalar, procs)
+							compareCold(t, name, n*size, shift*size, run)
+						}
+					}
+				}
+				for _, cols := range []int{16, 256 / size * 4, 256/size*4 + 1} {
+					rows := 3*iter.MinParallel/cols + 5
+					n := rows * cols
+					a, b := randomBytes(rng, n*size), randomBytes(rng, cols*size)
+					run := func(out unsafe.Pointer, cold bool) {
+						op.Run(dt, []int{rows, cols}, n,
+							Operand{Base: out, DType: dt, Strides: []int{cols * size, size}, Cold: cold},
+							Operand{Base: unsafe.Pointer(&a[0]), DType: dt, Strides: []int{cols * size, size}},
+							Operand{Base: unsafe.Pointer(&b[0]), DType: dt, Strides: []int{0, size}})
+					}
+					compareCold(t, fmt.Sprintf("%s %v %dx%d row broadcast procs=%d", op.Name, dt, rows, cols, procs), n*size, 0, run)
+				}
+			}
+		}
+	}
+}
+
+// compareCold runs an operation into a cold and an ordinary output of
+// size bytes, each shift bytes past a 64-byte boundary with guard bytes on
+// both sides, and fails the test if the two differ anywhere.
+func compareCold(t *testing.T, name string, size, shift int, run func(out unsafe.Pointer, cold bool)) {
+	t.Helper()
+	var got [2][]byte
+	for i, cold := range []bool{false, true} {
+		buf := make([]byte, size+shift+192)
+		for j := range buf {
+			buf[j] = 0xA5
+		}
+		start := 64 + int(-uintptr(unsafe.Pointer(&buf[0]))&63) + shift
+		run(unsafe.Pointer(&buf[start]), cold)
+		got[i] = buf[start-64 : start+size+64]
+	}
+	if !bytes.Equal(got[0], got[1]) {
+		t.Fatalf("%s: the cold output's bytes differ from the ordinary one's (guards included)", name)
+	}
+	for _, g := range [][]byte{got[1][:64], got[1][len(got[1])-64:]} {
+		for _, v := range g {
+			if v != 0xA5 {
+				t.Fatalf("%s: a guard byte was written", name)
+			}
+		}
+	}
+}
+
+// randomBytes returns n random bytes: random floats of any exponent,
+// NaNs and infinities included, and random integers.
+func randomBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
