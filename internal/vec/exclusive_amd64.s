@@ -205,3 +205,541 @@ scaled4:
 scaled4Done:
 	VZEROUPPER
 	RET
+
+// The strip kernel (ExclusiveColumnsF32): Z0-Z3 carry the 32 running
+// products, K1-K4 mask their eight-lane groups and K5/K6 the two
+// sixteen-lane halves of a row to the strip's w columns (masked lanes are
+// neither read nor written outside the scratch). SI walks x, R9 the copy
+// of x and R10 the prefix products in the scratch (128 bytes a row), DI o;
+// R12 and R11 are the row strides in bytes; Z20/Z21 hold s, or ones (a
+// product's float32 result times one is itself).
+
+// COLUMNS_PREFETCH is how many rows ahead the first pass prefetches x: its
+// rows are a page apart, which the hardware prefetchers do not follow.
+#define COLUMNS_PREFETCH 8
+
+// ROUNDROW leaves in Z8 (columns 0-15) and Z10 (16-31) the float32 results
+// of the row whose prefix products R10 points at.
+#define ROUNDROW \
+	VCVTPS2PD     (R10), Z8; \
+	VMULPD        Z0, Z8, Z8; \
+	VCVTPD2PS     Z8, Y8; \
+	VCVTPS2PD     32(R10), Z9; \
+	VMULPD        Z1, Z9, Z9; \
+	VCVTPD2PS     Z9, Y9; \
+	VINSERTF32X8  $1, Y9, Z8, Z8; \
+	VCVTPS2PD     64(R10), Z10; \
+	VMULPD        Z2, Z10, Z10; \
+	VCVTPD2PS     Z10, Y10; \
+	VCVTPS2PD     96(R10), Z11; \
+	VMULPD        Z3, Z11, Z11; \
+	VCVTPD2PS     Z11, Y11; \
+	VINSERTF32X8  $1, Y11, Z10, Z10; \
+	VMULPS        Z20, Z8, Z8; \
+	VMULPS        Z21, Z10, Z10
+
+// SUFFIXRUN multiplies the row's copy of x (at R9) into the running products.
+#define SUFFIXRUN \
+	VCVTPS2PD (R9), Z12; \
+	VMULPD    Z12, Z0, Z0; \
+	VCVTPS2PD 32(R9), Z13; \
+	VMULPD    Z13, Z1, Z1; \
+	VCVTPS2PD 64(R9), Z14; \
+	VMULPD    Z14, Z2, Z2; \
+	VCVTPS2PD 96(R9), Z15; \
+	VMULPD    Z15, Z3, Z3
+
+// func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream bool)
+TEXT ·exclusiveColumnsAVX512(SB), NOSPLIT, $0-65
+	MOVQ o+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ s+16(FP), R8
+	MOVQ scratch+24(FP), R9
+	MOVQ ostride+32(FP), R11
+	SHLQ $2, R11
+	MOVQ xstride+40(FP), R12
+	SHLQ $2, R12
+
+	// The masks: AX = 2^w - 1, split into bytes and halves.
+	MOVQ  w+56(FP), CX
+	MOVQ  $1, AX
+	SHLQ  CX, AX
+	DECQ  AX
+	KMOVW AX, K5
+	KMOVB AX, K1
+	SHRQ  $8, AX
+	KMOVB AX, K2
+	SHRQ  $8, AX
+	KMOVW AX, K6
+	KMOVB AX, K3
+	SHRQ  $8, AX
+	KMOVB AX, K4
+	MOVQ  n+48(FP), CX
+	MOVQ  CX, R10
+	SHLQ  $7, R10
+	ADDQ  R9, R10              // the prefix products follow the copy
+
+	// s, or ones.
+	MOVL         $0x3f800000, AX
+	VPBROADCASTD AX, Z20
+	VMOVAPS      Z20, Z21
+	TESTQ        R8, R8
+	JZ           columnsOnes
+	VMOVUPS      (R8), K5, Z20
+	VMOVUPS      64(R8), K6, Z21
+
+columnsOnes:
+	MOVQ         $0x3ff0000000000000, AX
+	VPBROADCASTQ AX, Z0
+	VMOVAPD      Z0, Z1
+	VMOVAPD      Z0, Z2
+	VMOVAPD      Z0, Z3
+	MOVQ         R12, R13
+	IMULQ        $COLUMNS_PREFETCH, R13
+	MOVQ         CX, DX
+
+columnsPrefix:
+	PREFETCHT0    (SI)(R13*1)
+	PREFETCHT0    64(SI)(R13*1)
+	VMOVUPS.Z     (SI), K5, Z8
+	VMOVUPS.Z     64(SI), K6, Z9
+	VMOVUPS       Z8, (R9)
+	VMOVUPS       Z9, 64(R9)
+	VCVTPD2PS     Z0, Y10
+	VMOVUPS       Y10, (R10)
+	VCVTPD2PS     Z1, Y11
+	VMOVUPS       Y11, 32(R10)
+	VCVTPD2PS     Z2, Y12
+	VMOVUPS       Y12, 64(R10)
+	VCVTPD2PS     Z3, Y13
+	VMOVUPS       Y13, 96(R10)
+	VCVTPS2PD     Y8, Z14
+	VMULPD        Z14, Z0, Z0
+	VEXTRACTF32X8 $1, Z8, Y15
+	VCVTPS2PD     Y15, Z15
+	VMULPD        Z15, Z1, Z1
+	VCVTPS2PD     Y9, Z16
+	VMULPD        Z16, Z2, Z2
+	VEXTRACTF32X8 $1, Z9, Y17
+	VCVTPS2PD     Y17, Z17
+	VMULPD        Z17, Z3, Z3
+	ADDQ          R12, SI
+	ADDQ          $128, R9
+	ADDQ          $128, R10
+	DECQ          DX
+	JNZ           columnsPrefix
+
+	// The second pass, from the last row up: DI to o's last row.
+	MOVQ         $0x3ff0000000000000, AX
+	VPBROADCASTQ AX, Z0
+	VMOVAPD      Z0, Z1
+	VMOVAPD      Z0, Z2
+	VMOVAPD      Z0, Z3
+	MOVQ         CX, AX
+	DECQ         AX
+	IMULQ        R11, AX
+	ADDQ         AX, DI
+	MOVBLZX      stream+64(FP), AX
+	TESTQ        AX, AX
+	JNZ          columnsStream
+
+columnsSuffix:
+	SUBQ    $128, R9
+	SUBQ    $128, R10
+	ROUNDROW
+	VMOVUPS Z8, K5, (DI)
+	VMOVUPS Z10, K6, 64(DI)
+	SUFFIXRUN
+	SUBQ    R11, DI
+	DECQ    CX
+	JNZ     columnsSuffix
+	VZEROUPPER
+	RET
+
+columnsStream:
+	SUBQ     $128, R9
+	SUBQ     $128, R10
+	ROUNDROW
+	VMOVNTPS Z8, (DI)
+	VMOVNTPS Z10, 64(DI)
+	SUFFIXRUN
+	SUBQ     R11, DI
+	DECQ     CX
+	JNZ      columnsStream
+	SFENCE
+	VZEROUPPER
+	RET
+
+// The suffix pass into another row (ExclusiveSuffixIntoF32): DI walks o,
+// R9 pre, SI run, DX x and R8 s, which steps R14 bytes per eight elements:
+// 32, or 0 along onesF32 when there is no factor (a product's float32
+// result times one is itself). CX counts the elements left. A step takes
+// eight elements; the streaming loop two steps at once, one whole line.
+
+DATA onesF32<>+0(SB)/8, $0x3f8000003f800000
+DATA onesF32<>+8(SB)/8, $0x3f8000003f800000
+DATA onesF32<>+16(SB)/8, $0x3f8000003f800000
+DATA onesF32<>+24(SB)/8, $0x3f8000003f800000
+GLOBL onesF32<>(SB), RODATA|NOPTR, $32
+
+// SUFFIXINTO8(off, y) leaves in y the float32 results of the eight
+// elements at byte offset off of the float32 rows (2·off of run) times s,
+// and multiplies x into run.
+#define SUFFIXINTO8(off, y) \
+	VCVTPS2PD off(R9), Z1; \
+	VMOVUPD   (off*2)(SI), Z0; \
+	VMULPD    Z0, Z1, Z1; \
+	VCVTPD2PS Z1, y; \
+	VMULPS    (R8), y, y; \
+	ADDQ      R14, R8; \
+	VCVTPS2PD off(DX), Z2; \
+	VMULPD    Z2, Z0, Z0; \
+	VMOVUPD   Z0, (off*2)(SI)
+
+// func exclusiveSuffixIntoAVX512(o, pre []float32, run []float64, x, s []float32, stream bool)
+TEXT ·exclusiveSuffixIntoAVX512(SB), NOSPLIT, $0-121
+	MOVQ  o_base+0(FP), DI
+	MOVQ  o_len+8(FP), CX
+	MOVQ  pre_base+24(FP), R9
+	MOVQ  run_base+48(FP), SI
+	MOVQ  x_base+72(FP), DX
+	MOVQ  s_base+96(FP), R8
+	MOVQ  $32, R14
+	TESTQ R8, R8
+	JNZ   intoScaled
+	LEAQ  onesF32<>(SB), R8
+	XORQ  R14, R14
+
+intoScaled:
+	MOVBLZX stream+120(FP), AX
+	TESTQ   AX, AX
+	JZ      into8
+
+into16:
+	CMPQ         CX, $16
+	JB           into8
+	SUFFIXINTO8(0, Y3)
+	SUFFIXINTO8(32, Y4)
+	VINSERTF32X8 $1, Y4, Z3, Z3
+	VMOVNTPS     Z3, (DI)
+	ADDQ         $64, DI
+	ADDQ         $64, R9
+	ADDQ         $128, SI
+	ADDQ         $64, DX
+	SUBQ         $16, CX
+	JMP          into16
+
+into8:
+	CMPQ    CX, $8
+	JB      intoTail
+	SUFFIXINTO8(0, Y3)
+	VMOVUPS Y3, (DI)
+	ADDQ    $32, DI
+	ADDQ    $32, R9
+	ADDQ    $64, SI
+	ADDQ    $32, DX
+	SUBQ    $8, CX
+	JMP     into8
+
+intoTail:
+	TESTQ       CX, CX
+	JZ          intoDone
+	TAILMASK
+	VCVTPS2PD.Z (R9), K1, Z1
+	VMOVUPD.Z   (SI), K1, Z0
+	VMULPD      Z0, Z1, Z1
+	VCVTPD2PS   Z1, Y1
+	VMOVUPS.Z   (R8), K1, Y3
+	VMULPS      Y3, Y1, Y1
+	VMOVUPS     Y1, K1, (DI)
+	VCVTPS2PD.Z (DX), K1, Z2
+	VMULPD      Z2, Z0, Z0
+	VMOVUPD     Z0, K1, (SI)
+
+intoDone:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func exclusiveSuffixIntoAVX2(o, pre []float32, run []float64, x, s []float32)
+TEXT ·exclusiveSuffixIntoAVX2(SB), NOSPLIT, $0-120
+	MOVQ  o_base+0(FP), DI
+	MOVQ  o_len+8(FP), CX
+	MOVQ  pre_base+24(FP), R9
+	MOVQ  run_base+48(FP), SI
+	MOVQ  x_base+72(FP), DX
+	MOVQ  s_base+96(FP), R8
+	MOVQ  $16, R14
+	TESTQ R8, R8
+	JNZ   into4
+	LEAQ  onesF32<>(SB), R8
+	XORQ  R14, R14
+
+into4:
+	CMPQ       CX, $4
+	JB         into4Done
+	VCVTPS2PD  (R9), Y1
+	VMOVUPD    (SI), Y0
+	VMULPD     Y0, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VMULPS     (R8), X1, X1
+	VMOVUPS    X1, (DI)
+	VCVTPS2PD  (DX), Y2
+	VMULPD     Y2, Y0, Y0
+	VMOVUPD    Y0, (SI)
+	ADDQ       $16, DI
+	ADDQ       $16, R9
+	ADDQ       $32, SI
+	ADDQ       $16, DX
+	ADDQ       R14, R8
+	SUBQ       $4, CX
+	JMP        into4
+
+into4Done:
+	VZEROUPPER
+	RET
+
+// The 16×16 transpose (Transpose16F32): each block's sixteen rows go into
+// Z0-Z15, three stages of in-lane unpacks and 128-bit lane shuffles leave
+// column j in Zj (64 shuffles for 256 elements), and the columns are
+// stored as rows.
+#define TRANSPOSE16 \
+	VUNPCKLPS Z1, Z0, Z16; \
+	VUNPCKHPS Z1, Z0, Z17; \
+	VUNPCKLPS Z3, Z2, Z18; \
+	VUNPCKHPS Z3, Z2, Z19; \
+	VUNPCKLPS Z5, Z4, Z20; \
+	VUNPCKHPS Z5, Z4, Z21; \
+	VUNPCKLPS Z7, Z6, Z22; \
+	VUNPCKHPS Z7, Z6, Z23; \
+	VUNPCKLPS Z9, Z8, Z24; \
+	VUNPCKHPS Z9, Z8, Z25; \
+	VUNPCKLPS Z11, Z10, Z26; \
+	VUNPCKHPS Z11, Z10, Z27; \
+	VUNPCKLPS Z13, Z12, Z28; \
+	VUNPCKHPS Z13, Z12, Z29; \
+	VUNPCKLPS Z15, Z14, Z30; \
+	VUNPCKHPS Z15, Z14, Z31; \
+	VUNPCKLPD Z18, Z16, Z0; \
+	VUNPCKHPD Z18, Z16, Z1; \
+	VUNPCKLPD Z19, Z17, Z2; \
+	VUNPCKHPD Z19, Z17, Z3; \
+	VUNPCKLPD Z22, Z20, Z4; \
+	VUNPCKHPD Z22, Z20, Z5; \
+	VUNPCKLPD Z23, Z21, Z6; \
+	VUNPCKHPD Z23, Z21, Z7; \
+	VUNPCKLPD Z26, Z24, Z8; \
+	VUNPCKHPD Z26, Z24, Z9; \
+	VUNPCKLPD Z27, Z25, Z10; \
+	VUNPCKHPD Z27, Z25, Z11; \
+	VUNPCKLPD Z30, Z28, Z12; \
+	VUNPCKHPD Z30, Z28, Z13; \
+	VUNPCKLPD Z31, Z29, Z14; \
+	VUNPCKHPD Z31, Z29, Z15; \
+	VSHUFF32X4 $0x88, Z4, Z0, Z16; \
+	VSHUFF32X4 $0xdd, Z4, Z0, Z20; \
+	VSHUFF32X4 $0x88, Z5, Z1, Z17; \
+	VSHUFF32X4 $0xdd, Z5, Z1, Z21; \
+	VSHUFF32X4 $0x88, Z6, Z2, Z18; \
+	VSHUFF32X4 $0xdd, Z6, Z2, Z22; \
+	VSHUFF32X4 $0x88, Z7, Z3, Z19; \
+	VSHUFF32X4 $0xdd, Z7, Z3, Z23; \
+	VSHUFF32X4 $0x88, Z12, Z8, Z24; \
+	VSHUFF32X4 $0xdd, Z12, Z8, Z28; \
+	VSHUFF32X4 $0x88, Z13, Z9, Z25; \
+	VSHUFF32X4 $0xdd, Z13, Z9, Z29; \
+	VSHUFF32X4 $0x88, Z14, Z10, Z26; \
+	VSHUFF32X4 $0xdd, Z14, Z10, Z30; \
+	VSHUFF32X4 $0x88, Z15, Z11, Z27; \
+	VSHUFF32X4 $0xdd, Z15, Z11, Z31; \
+	VSHUFF32X4 $0x88, Z24, Z16, Z0; \
+	VSHUFF32X4 $0xdd, Z24, Z16, Z8; \
+	VSHUFF32X4 $0x88, Z25, Z17, Z1; \
+	VSHUFF32X4 $0xdd, Z25, Z17, Z9; \
+	VSHUFF32X4 $0x88, Z26, Z18, Z2; \
+	VSHUFF32X4 $0xdd, Z26, Z18, Z10; \
+	VSHUFF32X4 $0x88, Z27, Z19, Z3; \
+	VSHUFF32X4 $0xdd, Z27, Z19, Z11; \
+	VSHUFF32X4 $0x88, Z28, Z20, Z4; \
+	VSHUFF32X4 $0xdd, Z28, Z20, Z12; \
+	VSHUFF32X4 $0x88, Z29, Z21, Z5; \
+	VSHUFF32X4 $0xdd, Z29, Z21, Z13; \
+	VSHUFF32X4 $0x88, Z30, Z22, Z6; \
+	VSHUFF32X4 $0xdd, Z30, Z22, Z14; \
+	VSHUFF32X4 $0x88, Z31, Z23, Z7; \
+	VSHUFF32X4 $0xdd, Z31, Z23, Z15;
+
+// func transpose16AVX512(dst *float32, dstRow, dstStep int, src *float32, srcRow, srcStep, blocks int, stream bool)
+TEXT ·transpose16AVX512(SB), NOSPLIT, $0-57
+	MOVQ dst+0(FP), DI
+	MOVQ dstRow+8(FP), R10
+	SHLQ $2, R10
+	MOVQ dstStep+16(FP), R11
+	SHLQ $2, R11
+	MOVQ src+24(FP), SI
+	MOVQ srcRow+32(FP), R8
+	SHLQ $2, R8
+	MOVQ srcStep+40(FP), R9
+	SHLQ $2, R9
+	MOVQ blocks+48(FP), CX
+	TESTQ CX, CX
+	JZ    transposeDone
+
+	MOVBLZX stream+56(FP), AX
+	TESTQ   AX, AX
+	JNZ     transposeStream
+
+transposeBlock:
+	MOVQ SI, AX
+	VMOVUPS (AX), Z0
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z1
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z2
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z3
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z4
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z5
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z6
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z7
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z8
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z9
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z10
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z11
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z12
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z13
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z14
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z15
+	ADDQ    R8, AX
+	TRANSPOSE16
+	MOVQ DI, BX
+	VMOVUPS Z0, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z1, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z2, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z3, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z4, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z5, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z6, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z7, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z8, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z9, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z10, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z11, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z12, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z13, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z14, (BX)
+	ADDQ    R10, BX
+	VMOVUPS Z15, (BX)
+	ADDQ    R10, BX
+	ADDQ R9, SI
+	ADDQ R11, DI
+	DECQ CX
+	JNZ  transposeBlock
+
+	JMP  transposeDone
+
+transposeStream:
+	MOVQ SI, AX
+	VMOVUPS (AX), Z0
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z1
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z2
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z3
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z4
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z5
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z6
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z7
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z8
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z9
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z10
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z11
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z12
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z13
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z14
+	ADDQ    R8, AX
+	VMOVUPS (AX), Z15
+	ADDQ    R8, AX
+	TRANSPOSE16
+	MOVQ DI, BX
+	VMOVNTPS Z0, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z1, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z2, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z3, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z4, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z5, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z6, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z7, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z8, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z9, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z10, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z11, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z12, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z13, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z14, (BX)
+	ADDQ    R10, BX
+	VMOVNTPS Z15, (BX)
+	ADDQ    R10, BX
+	ADDQ R9, SI
+	ADDQ R11, DI
+	DECQ CX
+	JNZ  transposeStream
+	SFENCE
+	JMP  transposeDone
+
+
+transposeDone:
+	VZEROUPPER
+	RET

@@ -4,6 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
+
+	"github.com/tensor-go/tensor/internal/kernels"
 )
 
 // exclusiveInputs draws n float32 values with zeros of both signs,
@@ -65,4 +68,182 @@ func TestExclusiveKernelsMatchTwins(t *testing.T) {
 			}
 		}
 	}
+}
+
+// columnsReference is ExclusiveColumnsF32 by the row passes (prefixGo,
+// suffixGo, suffixScaledGo): the strip kernel must give their bits.
+func columnsReference(c *Columns) {
+	run := make([]float64, c.W)
+	for j := range run {
+		run[j] = 1
+	}
+	row := func(a []float32, i, stride int) []float32 { return a[i*stride:][:c.W] }
+	for i := range c.N {
+		prefixGo(row(c.O, i, c.OStride), run, row(c.X, i, c.XStride))
+	}
+	for j := range run {
+		run[j] = 1
+	}
+	for i := c.N - 1; i >= 0; i-- {
+		if c.S == nil {
+			suffixGo(row(c.O, i, c.OStride), run, row(c.X, i, c.XStride))
+		} else {
+			suffixScaledGo(row(c.O, i, c.OStride), run, row(c.X, i, c.XStride), c.S[:c.W])
+		}
+	}
+}
+
+// Every set's strip kernel gives the row passes' bits at every width up to
+// ColumnsWidth, scaled or not, streamed or not, and writes nothing of o
+// but the strip's columns of its rows: the stride's gap between rows and
+// guards before and after keep their values.
+func TestExclusiveColumnsMatchRows(t *testing.T) {
+	const guard = 19
+	rng := rand.New(rand.NewPCG(13, 14))
+	variants := append(exclusiveTable.Variants(), kernels.Variant[exclusiveKernels]{Set: kernels.Generic, K: exclusiveKernels{columns: columnsReference}})
+	for _, v := range variants {
+		for w := 1; w <= ColumnsWidth; w++ {
+			for _, n := range []int{1, 2, 3, 8, 9, 33} {
+				for trial := range 4 {
+					scaled, stream := trial&1 == 1, trial&2 == 2
+					xstride, ostride := w+rng.IntN(5), w+rng.IntN(3)
+					if stream {
+						ostride = (w + 15) &^ 15
+					}
+					x := exclusiveInputs(rng, (n-1)*xstride+w)
+					buf := make([]float32, guard+16+(n-1)*ostride+w+guard)
+					off := guard + 15 - (int(uintptr(unsafe.Pointer(&buf[guard+15])))/4)%16
+					o0 := exclusiveInputs(rng, len(buf))
+					copy(buf, o0)
+					want := append([]float32{}, o0...)
+					var s []float32
+					if scaled {
+						s = exclusiveInputs(rng, w)
+					}
+					c := Columns{O: buf[off:], X: x, S: s, Scratch: make([]float32, ColumnsScratch(n)),
+						OStride: ostride, XStride: xstride, N: n, W: w, Stream: stream}
+					v.K.columns(&c)
+					c.O = want[off:]
+					columnsGo(&c)
+					if !stream && ostride == xstride && v.K.suffixInto != nil { // not the row passes
+						// In place: the results over the input itself.
+						in := append([]float32{}, x...)
+						c := c
+						c.O, c.X = in, in
+						v.K.columns(&c)
+						for i := range n {
+							for j := range w {
+								if k := i*ostride + j; !sameF32(in[k], want[off+k]) {
+									t.Fatalf("%s w=%d n=%d in place: row %d column %d = %v, want %v", v.Name(), w, n, i, j, in[k], want[off+k])
+								}
+							}
+						}
+					}
+					for k := range buf {
+						if !sameF32(buf[k], want[k]) {
+							t.Fatalf("%s w=%d n=%d scaled=%v stream=%v: o[%d] (strip from %d, stride %d) = %v, twin %v",
+								v.Name(), w, n, scaled, stream, k, off, ostride, buf[k], want[k])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Every set's suffix pass into another row gives the Go twin's bits at
+// every length through four lines and past, at every alignment of o,
+// scaled or not, streamed or not, and writes nothing of o or run beyond
+// the row.
+func TestExclusiveSuffixIntoMatchesTwin(t *testing.T) {
+	const guard = 9
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, v := range exclusiveTable.Variants() {
+		for n := 0; n <= 4*16+guard; n++ {
+			for trial := range 4 {
+				scaled, stream := trial&1 == 1, trial&2 == 2
+				x, pre := exclusiveInputs(rng, n), exclusiveInputs(rng, n)
+				var s []float32
+				if scaled {
+					s = exclusiveInputs(rng, n)
+				}
+				off := rng.IntN(16)
+				o0 := exclusiveInputs(rng, off+n+guard)
+				run0 := make([]float64, n+guard)
+				for j := range run0 {
+					run0[j] = float64(exclusiveInputs(rng, 1)[0]) * float64(exclusiveInputs(rng, 1)[0])
+				}
+				o, run := append([]float32{}, o0...), append([]float64{}, run0...)
+				wo, wrun := append([]float32{}, o0...), append([]float64{}, run0...)
+				v.K.suffixInto(o[off:off+n], pre, run[:n], x, s, stream)
+				suffixIntoGo(wo[off:off+n], pre, wrun[:n], x, s, false)
+				for j := range o {
+					if !sameF32(o[j], wo[j]) {
+						t.Fatalf("%s n=%d off=%d scaled=%v stream=%v: o[%d] = %v, twin %v", v.Name(), n, off, scaled, stream, j, o[j], wo[j])
+					}
+				}
+				for j := range run {
+					if !sameF64(run[j], wrun[j]) {
+						t.Fatalf("%s n=%d scaled=%v stream=%v: run[%d] = %v, twin %v", v.Name(), n, scaled, stream, j, run[j], wrun[j])
+					}
+				}
+				// The twin is the in-place suffix pass on a copy of pre.
+				if scaled {
+					ref, rrun := append([]float32{}, pre...), append([]float64{}, run0...)
+					suffixScaledGo(ref, rrun[:n], x, s)
+					for j := range ref {
+						if !sameF32(ref[j], wo[off+j]) {
+							t.Fatalf("twin n=%d: o[%d] = %v, in-place pass %v", n, j, wo[off+j], ref[j])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Every set's 16×16 transpose moves each element of each block to its
+// place, in both of the ways Prod's gradient uses it (rows into a strip's
+// columns and back), and writes nothing else of Dst.
+func TestTranspose16MatchesTwin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, v := range exclusiveTable.Variants() {
+		for trial := range 40 {
+			blocks := rng.IntN(4)
+			var tr Transpose16
+			if trial%2 == 0 { // rows of srcRow into a strip of rows of 32
+				tr = Transpose16{DstRow: 32, DstStep: 16 * 32, SrcRow: 16*blocks + rng.IntN(9), SrcStep: 16, Blocks: blocks}
+			} else { // and back, streamed or not
+				tr = Transpose16{DstRow: 16*blocks + 16*rng.IntN(2), DstStep: 16, SrcRow: 32, SrcStep: 16 * 32, Blocks: blocks, Stream: trial%4 == 1}
+			}
+			size := func(step, row int) int { return max(0, (blocks-1)*step+15*row+16) + rng.IntN(5) }
+			tr.Src = exclusiveInputs(rng, size(tr.SrcStep, tr.SrcRow))
+			d0 := exclusiveInputs(rng, size(tr.DstStep, tr.DstRow))
+			tr.Dst = aligned64(len(d0))
+			copy(tr.Dst, d0)
+			want := append([]float32{}, d0...)
+			if blocks > 0 {
+				v.K.transpose16(&tr)
+			}
+			for b := range blocks {
+				for r := range 16 {
+					for j := range 16 {
+						want[b*tr.DstStep+j*tr.DstRow+r] = tr.Src[b*tr.SrcStep+r*tr.SrcRow+j]
+					}
+				}
+			}
+			for k := range want {
+				if math.Float32bits(tr.Dst[k]) != math.Float32bits(want[k]) {
+					t.Fatalf("%s trial %d %+v: dst[%d] = %v, want %v", v.Name(), trial, tr, k, tr.Dst[k], want[k])
+				}
+			}
+		}
+	}
+}
+
+// aligned64 returns n float32 starting on a 64-byte boundary.
+func aligned64(n int) []float32 {
+	buf := make([]float32, n+16)
+	off := (16 - int(uintptr(unsafe.Pointer(&buf[0]))%64/4)) % 16
+	return buf[off : off+n]
 }
