@@ -3,6 +3,7 @@ package tensor
 import (
 	"unsafe"
 
+	"github.com/tensor-go/tensor/internal/ewise"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/kernels"
 	"github.com/tensor-go/tensor/internal/scratch"
@@ -38,6 +39,14 @@ const fusedRowGroup = 4
 // group is a contiguous row of g.n elements. Rows are shared between
 // goroutines in blocks of fusedRowGroup.
 func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups) {
+	if x32, ok := any(x).([]float32); ok && g.n >= transposedMinRow && g.n <= tallStripRows() && g.outer >= vec.ColumnsWidth {
+		done := exclusiveRowsTransposed(x32, any(out).([]float32), any(scale).([]float32), g)
+		x, out = x[done*g.n:], out[done*g.n:]
+		if scale != nil {
+			scale = scale[done:]
+		}
+		g.outer -= done
+	}
 	n := g.n
 	rows := func(lo, hi int) {
 		r := lo
@@ -52,6 +61,68 @@ func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups) {
 	iter.Parallel(blocks, iter.Workers(len(x)), func(lo, hi int) {
 		rows(lo*fusedRowGroup, min(hi*fusedRowGroup, g.outer))
 	})
+}
+
+// transposedMinRow is the shortest row the transposed strips take: a
+// row shorter than a 16×16 block would be transposed one element at a
+// time.
+const transposedMinRow = 16
+
+// exclusiveRowsTransposed is exclusiveFusedRows for float32 rows of at most
+// tallStripRows elements, as many whole blocks of vec.ColumnsWidth rows as
+// there are (it returns how many rows it did): each block's rows are
+// transposed into the columns of a strip in the scratch, the strip kernel
+// computes both passes there in place (the running products of the rows
+// side by side in vector lanes: one row's products are a chain that no
+// vector can shorten), and the strip is transposed back into the output
+// rows. The products are those of exclusiveRow1, in the same order.
+func exclusiveRowsTransposed(x, out, scale []float32, g groups) int {
+	const lanes = vec.ColumnsWidth
+	n, blocks := g.n, g.outer/lanes
+	stream := len(out)*4 >= ewise.StreamOutputBytes
+	iter.Parallel(blocks, iter.Workers(blocks*lanes*n), func(lo, hi int) {
+		sc := tallScratches.Get()
+		defer tallScratches.Put(sc)
+		if need := n*lanes + vec.ColumnsScratch(n); len(*sc) < need {
+			*sc = make([]float32, need)
+		}
+		strip := (*sc)[:n*lanes]
+		c := vec.Columns{O: strip, X: strip, Scratch: (*sc)[n*lanes:], OStride: lanes, XStride: lanes, N: n, W: lanes}
+		for b := lo; b < hi; b++ {
+			rows := b * lanes * n
+			transposeRows(strip, x[rows:rows+lanes*n], n, true, false)
+			if scale != nil {
+				c.S = scale[b*lanes : (b+1)*lanes]
+			}
+			vec.ExclusiveColumnsF32(&c)
+			transposeRows(strip, out[rows:rows+lanes*n], n, false, stream)
+		}
+	})
+	return blocks * lanes
+}
+
+// transposeRows moves vec.ColumnsWidth rows of n into the strip
+// (strip[i*ColumnsWidth+r] = rows[r*n+i]) or, when in is false, back,
+// streaming the rows when stream is set.
+func transposeRows(strip, rows []float32, n int, in, stream bool) {
+	const lanes = vec.ColumnsWidth
+	whole := n / 16 * 16
+	for h := 0; h < lanes; h += 16 {
+		t := vec.Transpose16{Dst: strip[h:], DstRow: lanes, DstStep: 16 * lanes, Src: rows[h*n:], SrcRow: n, SrcStep: 16, Blocks: n / 16}
+		if !in {
+			t = vec.Transpose16{Dst: rows[h*n:], DstRow: n, DstStep: 16, Src: strip[h:], SrcRow: lanes, SrcStep: 16 * lanes, Blocks: n / 16, Stream: stream}
+		}
+		vec.Transpose16F32(&t)
+	}
+	for r := range lanes {
+		for i := whole; i < n; i++ {
+			if in {
+				strip[i*lanes+r] = rows[r*n+i]
+			} else {
+				rows[r*n+i] = strip[i*lanes+r]
+			}
+		}
+	}
 }
 
 // scaleAt is scale[r:r+k], or nil without a scale.
@@ -136,6 +207,10 @@ func exclusiveRows4[T float32 | float64](x, o, s []T, n int) {
 // columns take the blocked passes (exclusiveStripBlocked) with the vector
 // kernels; narrower ones the plain loops of exclusiveStrip.
 func exclusiveFusedColumns[T float32 | float64](x, out, scale []T, g groups) {
+	if x32, ok := any(x).([]float32); ok && g.n <= min(tallStripRows(), tallColumnRows) {
+		exclusiveTallStrips(x32, any(out).([]float32), any(scale).([]float32), g)
+		return
+	}
 	w := iter.Workers(len(x))
 	strip := g.inner
 	blocked := g.inner >= blockedMinWidth
@@ -182,6 +257,58 @@ func exclusiveFusedColumns[T float32 | float64](x, out, scale []T, g groups) {
 	})
 }
 
+// tallStripRows is the most rows a group of float32 columns may have for
+// the tall strips (exclusiveTallStrips): a strip of vec.ColumnsWidth
+// columns then keeps its input and prefix products (vec.ColumnsScratch) in
+// half the L2 cache, so the input crosses memory once and the output once.
+// Taller groups take the blocked passes, which read the input twice. A
+// variable so that tests can make short groups take either way.
+var tallStripRows = func() int { return kernels.CacheSizes().L2 / 2 / (4 * vec.ColumnsScratch(1)) }
+
+// tallColumnRows bounds the tall strips down columns further: each row of
+// a strip lies in a page of its own (of x and of the output), and a strip
+// of more than 1024 rows touches more pages than the 2048 entries of the
+// second-level TLB hold, so that every row costs two page walks (under a
+// hypervisor, nested ones): at 4096 rows a strip ran at a quarter of the
+// speed per element it had at 512 (Sapphire Rapids under KVM), no faster
+// than the blocked passes.
+const tallColumnRows = 1024
+
+// exclusiveTallStrips is exclusiveFusedColumns for float32 groups of at
+// most tallStripRows and tallColumnRows rows: each work item is a strip of up to
+// vec.ColumnsWidth columns of one group, both passes over its whole height
+// in one vector kernel call (the same products in the same order as
+// exclusiveStrip, so the same bits). An output larger than the caches is
+// stored around them (ewise.StreamOutputBytes): it would be evicted before
+// anything reads it, and streaming saves reading each of its lines first.
+func exclusiveTallStrips(x, out, scale []float32, g groups) {
+	const width = vec.ColumnsWidth
+	per := (g.inner + width - 1) / width
+	block := g.n * g.inner
+	stream := len(out)*4 >= ewise.StreamOutputBytes
+	iter.Parallel(g.outer*per, iter.Workers(len(x)), func(lo, hi int) {
+		sc := tallScratches.Get()
+		defer tallScratches.Put(sc)
+		if need := vec.ColumnsScratch(g.n); len(*sc) < need {
+			*sc = make([]float32, need)
+		}
+		c := vec.Columns{Scratch: *sc, OStride: g.inner, XStride: g.inner, N: g.n, Stream: stream}
+		for item := lo; item < hi; item++ {
+			o, k := item/per, item%per
+			j0, j1 := k*width, min((k+1)*width, g.inner)
+			c.X, c.O, c.W = x[o*block+j0:(o+1)*block], out[o*block+j0:(o+1)*block], j1-j0
+			if scale != nil {
+				c.S = scale[o*g.inner+j0 : o*g.inner+j1]
+			}
+			vec.ExclusiveColumnsF32(&c)
+		}
+	})
+}
+
+// tallScratches keeps each goroutine's scratch of the tall strips between
+// calls (at most 1 MiB each on a 2 MiB L2).
+var tallScratches = scratch.List[[]float32]{New: func() *[]float32 { return new([]float32) }}
+
 // blockedMinWidth is the narrowest strip the blocked passes take: below
 // it a row of the strip is too short for the vector kernels' calls to pay.
 const blockedMinWidth = 64
@@ -213,7 +340,10 @@ type stripShape struct{ n, inner, j0, j1, rows int }
 // stripScratch holds one goroutine's running products for the blocked
 // passes; it is kept between calls (package scratch), as it grows with
 // the number of blocks.
-type stripScratch struct{ pre, marks []float64 }
+type stripScratch struct {
+	pre, marks []float64
+	block      []float32 // a block's prefix products, for float32
+}
 
 var stripScratches = scratch.List[stripScratch]{New: func() *stripScratch { return new(stripScratch) }}
 
@@ -270,6 +400,10 @@ func exclusiveStripBlocked[T float32 | float64](x, o, s []T, sh stripShape, sc *
 	for j := range pre {
 		pre[j] = 1
 	}
+	if x32, ok := any(x).([]float32); ok {
+		blockedPassesF32(x32, any(o).([]float32), any(s).([]float32), sh, sc)
+		return
+	}
 	for b := range blocks {
 		r0, r1 := b*sh.rows, min(sh.n, (b+1)*sh.rows)
 		for i := r0; i < r1; i++ {
@@ -278,6 +412,30 @@ func exclusiveStripBlocked[T float32 | float64](x, o, s []T, sh stripShape, sc *
 		suf := mark(b)
 		for i := r1 - 1; i >= r0; i-- {
 			suffixRow(row(o, i), suf, row(x, i), s)
+		}
+	}
+}
+
+// blockedPassesF32 is the blocks' two passes for float32: the prefix
+// products go into the scratch (sc.block, the block's rows of the strip),
+// and the suffix pass writes each output row once from there, streamed
+// around the cache when the output is larger than the caches
+// (ewise.StreamOutputBytes), so that its lines are not read first.
+func blockedPassesF32(x, o, s []float32, sh stripShape, sc *stripScratch) {
+	w := sh.j1 - sh.j0
+	if need := sh.rows * w; cap(sc.block) < need {
+		sc.block = make([]float32, need)
+	}
+	stream := len(o) >= ewise.StreamOutputBytes/4
+	row := func(a []float32, i int) []float32 { return a[i*sh.inner+sh.j0 : i*sh.inner+sh.j1] }
+	for b := range (sh.n + sh.rows - 1) / sh.rows {
+		r0, r1 := b*sh.rows, min(sh.n, (b+1)*sh.rows)
+		for i := r0; i < r1; i++ {
+			vec.ExclusivePrefixF32(sc.block[(i-r0)*w:(i-r0+1)*w], sc.pre, row(x, i))
+		}
+		suf := sc.marks[b*w : (b+1)*w]
+		for i := r1 - 1; i >= r0; i-- {
+			vec.ExclusiveSuffixIntoF32(row(o, i), sc.block[(i-r0)*w:(i-r0+1)*w], suf, row(x, i), s, stream)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/tensor-go/tensor/internal/ewise"
 )
 
 // sprinkled returns n values near 1 with zeros, signed zeros, infinities
@@ -128,14 +130,14 @@ func TestExclusiveProdMulShapesAndDTypes(t *testing.T) {
 	}
 }
 
-// The blocked column passes give the generic passes' bits whatever the
-// blocks: with blocks of eight rows, groups of a few blocks and a
+// The blocked column passes and the tall strips give the generic passes'
+// bits whatever the blocks and strips, streamed or not: with blocks of eight rows, groups of a few blocks and a
 // remainder, strips with a narrow last one, zeros, infinities and NaN
 // inside and across blocks, with and without the factor.
 func TestExclusiveBlockedMatchesGeneric(t *testing.T) {
-	old := blockedPanel
+	old, oldTall, oldStream := blockedPanel, tallStripRows, ewise.StreamOutputBytes
 	blockedPanel = 1 // eight rows a block
-	defer func() { blockedPanel = old }()
+	defer func() { blockedPanel, tallStripRows, ewise.StreamOutputBytes = old, oldTall, oldStream }()
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, dt := range []DType{Float32, Float64} {
 		for _, s := range [][]int{{8, 64}, {9, 64}, {7, 65}, {17, 600}, {40, 513}, {2, 33, 100}, {3, 25, 1100}} {
@@ -155,17 +157,62 @@ func TestExclusiveBlockedMatchesGeneric(t *testing.T) {
 			kept := x.Shape()
 			kept[axis] = 1
 			wantMul := Must(Mul(Must(gv.Reshape(kept...)), want))
-			for _, procs := range []int{1, 3} {
-				prev := runtime.GOMAXPROCS(procs)
-				got, err := ExclusiveProd(x, Axis(axis))
-				gotMul, errMul := ExclusiveProdMul(x, gv, Axis(axis))
-				runtime.GOMAXPROCS(prev)
-				if err != nil || errMul != nil {
-					t.Fatal(err, errMul)
+			for mode := range 4 {
+				tall, stream := mode&1 == 1, mode&2 == 2
+				if !tall {
+					tallStripRows = func() int { return 0 }
 				}
-				sameBits(t, "blocked ExclusiveProd "+dt.String()+" "+shapeName(s, axis, procs), got, want)
-				sameBits(t, "blocked ExclusiveProdMul "+dt.String()+" "+shapeName(s, axis, procs), gotMul, wantMul)
+				if stream {
+					ewise.StreamOutputBytes = 0
+				}
+				name := fmt.Sprintf("%s tall=%v stream=%v %s", dt, tall, stream, shapeName(s, axis, 0))
+				for _, procs := range []int{1, 3} {
+					prev := runtime.GOMAXPROCS(procs)
+					got, err := ExclusiveProd(x, Axis(axis))
+					gotMul, errMul := ExclusiveProdMul(x, gv, Axis(axis))
+					runtime.GOMAXPROCS(prev)
+					if err != nil || errMul != nil {
+						t.Fatal(err, errMul)
+					}
+					sameBits(t, "blocked ExclusiveProd "+name+fmt.Sprint(" procs ", procs), got, want)
+					sameBits(t, "blocked ExclusiveProdMul "+name+fmt.Sprint(" procs ", procs), gotMul, wantMul)
+				}
+				tallStripRows, ewise.StreamOutputBytes = oldTall, oldStream
 			}
+		}
+	}
+}
+
+// Rows (the last axis) taken as transposed strips give the generic passes'
+// bits: blocks of 32 rows and a remainder, rows that are and are not whole
+// 16-element blocks, zeros, infinities and NaN, with and without the
+// factor, at several goroutine counts.
+func TestExclusiveRowsTransposedMatchesGeneric(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	for _, s := range [][]int{{32, 16}, {40, 37}, {64, 100}, {2, 33, 48}, {97, 1031}} {
+		n := 1
+		for _, d := range s {
+			n *= d
+		}
+		x := Must(Must(FromSlice(sprinkled(rng, n), s...)).AsType(Float32))
+		axis := len(s) - 1
+		_, g := groupLayout(s, func() []bool { m := make([]bool, len(s)); m[axis] = true; return m }())
+		want := Must(exclusiveInto(x, g))
+		gs := Must(Prod(x, Axis(axis)))
+		gv := Must(Must(FromSlice(sprinkled(rng, gs.Size()), gs.Shape()...)).AsType(Float32))
+		kept := x.Shape()
+		kept[axis] = 1
+		wantMul := Must(Mul(Must(gv.Reshape(kept...)), want))
+		for _, procs := range []int{1, 3} {
+			prev := runtime.GOMAXPROCS(procs)
+			got, err := ExclusiveProd(x, Axis(axis))
+			gotMul, errMul := ExclusiveProdMul(x, gv, Axis(axis))
+			runtime.GOMAXPROCS(prev)
+			if err != nil || errMul != nil {
+				t.Fatal(err, errMul)
+			}
+			sameBits(t, "rows ExclusiveProd "+shapeName(s, axis, procs), got, want)
+			sameBits(t, "rows ExclusiveProdMul "+shapeName(s, axis, procs), gotMul, wantMul)
 		}
 	}
 }
