@@ -18,7 +18,8 @@ func elementwise(op *ewise.Binary, x, y any) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := broadcastShape(a.shape, b.shape)
+	var room [4]int
+	s, err := broadcastShape(a.shape, b.shape, room[:])
 	if err != nil {
 		return nil, wrapErr(op.Name, err)
 	}
@@ -31,14 +32,18 @@ func elementwise(op *ewise.Binary, x, y any) (*Tensor, error) {
 }
 
 // broadcastShape is shape.Broadcast(a, b), without allocating when one
-// shape is the result (equal shapes, or a 0-d operand such as a scalar):
-// it then returns that shape itself, which the caller must not modify.
-func broadcastShape(a, b []int) ([]int, error) {
+// shape is the result (equal shapes, or a 0-d operand such as a scalar),
+// which it then returns itself, or when the result fits room, which it
+// then occupies. The caller must not modify the result.
+func broadcastShape(a, b, room []int) ([]int, error) {
 	switch {
 	case len(b) == 0 || shape.Equal(a, b):
 		return a, nil
 	case len(a) == 0:
 		return b, nil
+	case max(len(a), len(b)) <= len(room):
+		s := room[:max(len(a), len(b))]
+		return s, shape.BroadcastInto(s, a, b)
 	}
 	return shape.Broadcast(a, b)
 }
@@ -106,15 +111,21 @@ func elementwiseRun(op *ewise.Binary, out, a, b *Tensor, c DType, cold bool) {
 				o[i].Stride = 0
 			}
 		}
-	} else {
-		rank := len(out.shape)
-		all := make([]int, 3*rank) // one allocation for the three
-		for i, t := range [3]*Tensor{out, a, b} {
-			o[i].Strides = all[i*rank : (i+1)*rank : (i+1)*rank]
-			broadcastByteStrides(o[i].Strides, t, out.shape)
-		}
+		op.Run(c, n, o[0], o[1], o[2])
+		return
 	}
-	op.Run(c, out.shape, n, o[0], o[1], o[2])
+	rank := len(out.shape)
+	var room [3 * 4]int // the three operands' strides, on the stack up to rank 4
+	all := room[:]
+	if 3*rank > len(room) {
+		all = make([]int, 3*rank)
+	}
+	var strides [3][]int
+	for i, t := range [3]*Tensor{out, a, b} {
+		strides[i] = all[i*rank : (i+1)*rank : (i+1)*rank]
+		broadcastByteStrides(strides[i], t, out.shape)
+	}
+	op.RunStrided(c, out.shape, n, o[0], o[1], o[2], strides)
 }
 
 // checkWritable rejects an output whose elements overlap: a broadcast view

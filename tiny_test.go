@@ -82,6 +82,7 @@ func TestTinyCallAllocations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	x, y := tinyOperand(t, rng, Float32, false, 256), tinyOperand(t, rng, Float32, false, 256)
 	m := tinyOperand(t, rng, Float32, false, 16, 16)
+	row, xi := tinyOperand(t, rng, Float32, false, 16), tinyOperand(t, rng, Int32, false, 256)
 	for _, c := range []struct {
 		name string
 		max  float64
@@ -92,7 +93,13 @@ func TestTinyCallAllocations(t *testing.T) {
 		{"sub", 2, func() (*Tensor, error) { return Sub(x, y) }},
 		{"neg", 2, func() (*Tensor, error) { return Neg(x) }},
 		{"mul scalar", 4, func() (*Tensor, error) { return Mul(x, 2.0) }},
+		{"mul row", 3, func() (*Tensor, error) { return Mul(m, row) }},
+		{"mul transposed", 4, func() (*Tensor, error) { return Mul(m, m.Transpose()) }},
+		{"mul float32 int32", 2, func() (*Tensor, error) { return Mul(x, xi) }},
 		{"astype", 2, func() (*Tensor, error) { return x.AsType(Float64) }},
+		{"reshape", 1, func() (*Tensor, error) { return x.Reshape(16, -1) }},
+		{"transpose", 1, func() (*Tensor, error) { return m.Transpose(), nil }},
+		{"slice", 1, func() (*Tensor, error) { return m.Slice(Span(2, 9), All().By(2)) }},
 		{"sum", 1, func() (*Tensor, error) { return Sum(x) }},
 		{"prod", 1, func() (*Tensor, error) { return Prod(m) }},
 	} {

@@ -13,12 +13,16 @@ import (
 // new shape, new strides and a new offset. Writing through one is seen by
 // the others.
 
-// view returns a tensor on t's storage with the given metadata, and marks
-// t as viewed so that Release leaves the shared storage alone. A view of a
-// released tensor is released.
+// view returns a tensor on t's storage with the given metadata (copied,
+// into the view's own allocation: callers may pass scratch slices), and
+// marks t as viewed so that Release leaves the shared storage alone. A
+// view of a released tensor is released.
 func (t *Tensor) view(shape, strides []int, offset int) *Tensor {
 	atomic.StoreUint32(&t.viewed, 1)
-	v := &Tensor{dtype: t.dtype, shape: shape, strides: strides, offset: offset, storage: t.storage, n: t.n, released: t.released}
+	v, vs, vst := newHeader(len(shape))
+	copy(vs, shape)
+	copy(vst, strides)
+	v.dtype, v.offset, v.storage, v.n, v.released = t.dtype, offset, t.storage, t.n, t.released
 	v.writes = unsafe.Pointer(t.writeCount())
 	return v
 }
@@ -34,25 +38,37 @@ func (t *Tensor) Reshape(newShape ...int) (*Tensor, error) {
 		return nil, err
 	}
 	const op = "reshape"
-	target, err := inferShape(newShape, t.Size())
+	// Scratch for the new shape and strides, which view copies: a reshape
+	// of up to reshapeRoom dimensions allocates only the view.
+	var room [2][reshapeRoom]int
+	target, err := inferShape(newShape, t.Size(), room[0][:])
 	if err != nil {
 		return nil, wrapErr(op, fmt.Errorf("cannot reshape %s into %s: %w", shape.String(t.shape), shape.String(newShape), err))
 	}
-	if strides, ok := reshapeStrides(t.shape, t.strides, target); ok {
+	if strides, ok := reshapeStrides(t.shape, t.strides, target, room[1][:]); ok {
 		return t.view(target, strides, t.offset), nil
 	}
 	c, err := t.copyContiguous(op)
 	if err != nil {
 		return nil, err
 	}
-	c.shape, c.strides = target, shape.ContiguousStrides(target)
+	c.shape = append([]int{}, target...)
+	c.strides = shape.ContiguousStrides(c.shape)
 	return c, nil
 }
 
+// reshapeRoom is the rank up to which Reshape works in scratch on the stack.
+const reshapeRoom = 8
+
 // inferShape replaces a single -1 in s by the dimension that makes the
-// shape hold size elements, and checks that the result does.
-func inferShape(s []int, size int) ([]int, error) {
-	out := append([]int{}, s...)
+// shape hold size elements, and checks that the result does. The result
+// is in room when it fits.
+func inferShape(s []int, size int, room []int) ([]int, error) {
+	out := room[:0]
+	if len(s) > len(room) {
+		out = make([]int, 0, len(s))
+	}
+	out = append(out, s...)
 	free := -1
 	known := 1
 	for i, d := range out {
@@ -97,12 +113,20 @@ func inferShape(s []int, size int) ([]int, error) {
 // stride times its size; the new strides of the run then follow from the
 // stride of its innermost old dimension. Dimensions of size 1 never
 // constrain anything and are left out of the runs.
-func reshapeStrides(oldShape, oldStrides, newShape []int) ([]int, bool) {
-	newStrides := make([]int, len(newShape))
-	if shape.MustSize(oldShape) == 0 {
-		return shape.ContiguousStrides(newShape), true
+// The result is in room when it fits.
+func reshapeStrides(oldShape, oldStrides, newShape, room []int) ([]int, bool) {
+	var newStrides []int
+	if len(newShape) <= len(room) {
+		newStrides = room[:len(newShape)]
+	} else {
+		newStrides = make([]int, len(newShape))
 	}
-	var dims, strides []int
+	if shape.MustSize(oldShape) == 0 {
+		shape.FillContiguousStrides(newStrides, newShape)
+		return newStrides, true
+	}
+	var keptRoom [2][reshapeRoom]int
+	dims, strides := keptRoom[0][:0], keptRoom[1][:0]
 	for i, d := range oldShape {
 		if d != 1 {
 			dims = append(dims, d)

@@ -105,8 +105,18 @@ func Equal(a, b []int) bool {
 // Broadcast returns the shape that shapes a and b broadcast to (semantics
 // §2): aligned on the right, each pair of dimensions equal or one of them 1.
 func Broadcast(a, b []int) ([]int, error) {
-	n := max(len(a), len(b))
-	out := make([]int, n)
+	out := make([]int, max(len(a), len(b)))
+	if err := BroadcastInto(out, a, b); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// BroadcastInto is Broadcast writing the shape into out, which has
+// max(len(a), len(b)) elements, so that a caller with room for it
+// allocates nothing.
+func BroadcastInto(out, a, b []int) error {
+	n := len(out)
 	for i := 1; i <= n; i++ {
 		da, db := dimFromRight(a, i), dimFromRight(b, i)
 		switch {
@@ -115,11 +125,11 @@ func Broadcast(a, b []int) ([]int, error) {
 		case da == 1:
 			out[n-i] = db
 		default:
-			return nil, fmt.Errorf("shapes %s and %s do not broadcast (dimension %d: %d vs %d): %w",
+			return fmt.Errorf("shapes %s and %s do not broadcast (dimension %d: %d vs %d): %w",
 				String(a), String(b), n-i, da, db, ErrShape)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // dimFromRight returns the i-th dimension of s counted from the right

@@ -20,6 +20,11 @@ type Binary struct {
 	kernels   [numDTypes]iter.Kernel
 	streaming [numDTypes]iter.Kernel
 
+	// kernelOf[dt] and streamingOf[dt] return kernels[dt] and
+	// streaming[dt]: the engine's per-goroutine kernel makers, built once
+	// so that a planned operation allocates no closure for them.
+	kernelOf, streamingOf [numDTypes]func() iter.Kernel
+
 	// f32i32 is the fused float32 op int32 kernel, dst = a op float32(b),
 	// or nil. The operation commutes, so it serves int32 op float32 too.
 	f32i32 func(dst, a []float32, b []int32)
@@ -39,6 +44,9 @@ func newBinary(name string, kernel, streaming func(dtype.DType) iter.Kernel, f32
 		if k := streaming(dt); k != nil {
 			op.streaming[dt] = k
 		}
+		k, sk := op.kernels[dt], op.streaming[dt]
+		op.kernelOf[dt] = func() iter.Kernel { return k }
+		op.streamingOf[dt] = func() iter.Kernel { return sk }
 	}
 	return op
 }

@@ -40,7 +40,7 @@ func TestColdOutputSameBytes(t *testing.T) {
 								bStride = 0
 							}
 							run := func(out unsafe.Pointer, cold bool) {
-								op.Run(dt, []int{n}, n,
+								op.Run(dt, n,
 									Operand{Base: out, DType: dt, Stride: size, Cold: cold},
 									Operand{Base: unsafe.Pointer(&a[0]), DType: dt, Stride: size},
 									Operand{Base: unsafe.Pointer(&b[0]), DType: dt, Stride: bStride})
@@ -55,10 +55,11 @@ func TestColdOutputSameBytes(t *testing.T) {
 					n := rows * cols
 					a, b := randomBytes(rng, n*size), randomBytes(rng, cols*size)
 					run := func(out unsafe.Pointer, cold bool) {
-						op.Run(dt, []int{rows, cols}, n,
-							Operand{Base: out, DType: dt, Strides: []int{cols * size, size}, Cold: cold},
-							Operand{Base: unsafe.Pointer(&a[0]), DType: dt, Strides: []int{cols * size, size}},
-							Operand{Base: unsafe.Pointer(&b[0]), DType: dt, Strides: []int{0, size}})
+						op.RunStrided(dt, []int{rows, cols}, n,
+							Operand{Base: out, DType: dt, Cold: cold},
+							Operand{Base: unsafe.Pointer(&a[0]), DType: dt},
+							Operand{Base: unsafe.Pointer(&b[0]), DType: dt},
+							[3][]int{{cols * size, size}, {cols * size, size}, {0, size}})
 					}
 					compareCold(t, fmt.Sprintf("%s %v %dx%d row broadcast procs=%d", op.Name, dt, rows, cols, procs), n*size, 0, run)
 				}

@@ -9,14 +9,14 @@ import (
 )
 
 // Operand is one operand of an element-wise operation as the engine sees
-// it: its first element, its dtype, and either its byte strides over the
-// output's shape (0 along broadcast dimensions) or, for a flat operation,
-// the byte stride of its single run.
+// it: its first element, its dtype, and for a flat operation the byte
+// stride of its single run. A planned operation's strides are passed
+// beside the operands (see RunStrided), so that the engine, which keeps
+// the operands' bases, does not make the caller's strides escape too.
 type Operand struct {
-	Base    unsafe.Pointer
-	DType   dtype.DType
-	Strides []int // planned operations: one per output dimension
-	Stride  int   // flat operations: the element size, or 0 for one element broadcast everywhere
+	Base   unsafe.Pointer
+	DType  dtype.DType
+	Stride int // flat operations: the element size, or 0 for one element broadcast everywhere
 
 	// Cold, on the output, says that its memory is in no core's cache (a
 	// fresh or collected buffer, storage.TakeOutput): from ColdStreamBytes
@@ -48,53 +48,66 @@ var ColdStreamBytes = max(1<<20, 2*kernels.CacheSizes().L2)
 // variable so that tests can shrink it.
 var StreamOutputBytes = 16 << 20
 
-// Run computes out = a op b, n elements of the output's shape, in dtype c.
-// Either every operand carries Strides (the operation is walked by an
-// iter.Plan, shared between goroutines, tiled where an input is read
-// against the output's order, streamed where the output is large), or none
-// does and the operation is one flat run (split between goroutines in
-// whole cache lines). out shares no storage with a or b except element for
+// Run computes out = a op b in dtype c as one flat run of n elements
+// (split between goroutines in whole cache lines), each operand advancing
+// by its Stride. out shares no storage with a or b except element for
 // element. Each element is computed the same way whatever the number of
 // goroutines.
-func (op *Binary) Run(c dtype.DType, shape []int, n int, out, a, b Operand) {
+func (op *Binary) Run(c dtype.DType, n int, out, a, b Operand) {
+	if n == 0 {
+		return
+	}
+	dts := [3]dtype.DType{out.DType, a.DType, b.DType}
+	cold := out.Cold && dts == [3]dtype.DType{c, c, c} && n*c.Size() >= ColdStreamBytes
+	op.runFlat(c, dts, n, [3]Operand{out, a, b}, cold)
+}
+
+// RunStrided computes out = a op b, n elements of the output's shape, in
+// dtype c, operand k having byte strides strides[k] over shape (0 along
+// broadcast dimensions). The operation is walked by an iter.Plan, shared
+// between goroutines, tiled where an input is read against the output's
+// order, streamed where the output is large. Run's other rules hold.
+func (op *Binary) RunStrided(c dtype.DType, shape []int, n int, out, a, b Operand, strides [3][]int) {
 	if n == 0 {
 		return
 	}
 	dts := [3]dtype.DType{out.DType, a.DType, b.DType}
 	same := dts == [3]dtype.DType{c, c, c}
 	cold := out.Cold && same && n*c.Size() >= ColdStreamBytes
-	if out.Strides == nil {
-		op.runFlat(c, dts, n, [3]Operand{out, a, b}, cold)
-		return
-	}
-	p := iter.NewPlan(shape, out.Strides, a.Strides, b.Strides)
 	r := &planned{op: op, c: c, dts: dts,
 		bases: [3]unsafe.Pointer{out.Base, a.Base, b.Base},
 		sizes: [3]int{out.DType.Size(), a.DType.Size(), b.DType.Size()},
-		streaming: (cold && wholeLineRows(shape, c) || same && n*c.Size() >= StreamOutputBytes) &&
-			readsInOrder(a.Strides, shape) && readsInOrder(b.Strides, shape),
 	}
-	p.Execute(r.bases[:], r.sizes[:], iter.Workers(n), r.kernel)
+	r.plan.Init(shape, strides[0], strides[1], strides[2])
+	// Each goroutine's kernel: the streaming one where the output is large
+	// and read in order, else the kernel of c, both prebuilt (no method
+	// value to allocate); only mixed dtypes make a promoter per goroutine.
+	w := iter.Workers(n)
+	switch {
+	case !same:
+		r.plan.Execute(r.bases[:], r.sizes[:], w, r.kernel)
+	case (cold && wholeLineRows(shape, c) || n*c.Size() >= StreamOutputBytes) &&
+		readsInOrder(strides[1], shape) && readsInOrder(strides[2], shape):
+		r.plan.Execute(r.bases[:], r.sizes[:], w, op.streamingOf[c])
+	default:
+		r.plan.Execute(r.bases[:], r.sizes[:], w, op.kernelOf[c])
+	}
 }
 
 // planned holds what a planned operation's walk needs, in one allocation:
-// its operands' bases and element sizes, and how to make each goroutine's
-// kernel.
+// its plan, its operands' bases and element sizes, and what a promoting
+// kernel needs.
 type planned struct {
-	op        *Binary
-	c         dtype.DType
-	dts       [3]dtype.DType
-	bases     [3]unsafe.Pointer
-	sizes     [3]int
-	streaming bool
+	plan  iter.Plan
+	op    *Binary
+	c     dtype.DType
+	dts   [3]dtype.DType
+	bases [3]unsafe.Pointer
+	sizes [3]int
 }
 
-// kernel returns a goroutine's kernel: the streaming one where the output
-// is large and read in order, else the (promoting) kernel of c.
+// kernel returns a goroutine's promoting kernel of c.
 func (r *planned) kernel() iter.Kernel {
-	if r.streaming {
-		return r.op.Streaming(r.c)
-	}
 	return r.op.Promoted(r.c, r.dts)
 }
 

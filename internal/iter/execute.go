@@ -23,18 +23,32 @@ func (p *Plan) Execute(bases []unsafe.Pointer, sizes []int, w int, newKernel fun
 		return
 	}
 	// The walks the closures below capture are copied inside the branches,
-	// so that a plan that takes neither allocates neither.
+	// so that a plan that takes neither allocates neither, and one
+	// goroutine walks directly, without a closure (a small call pays for
+	// each allocation as much as for its elements).
 	if t, ok := p.tiling(sizes, w); ok {
+		if w <= 1 {
+			t.walk(bases, 0, t.units, newKernel())
+			return
+		}
 		t := t
 		Parallel(t.units, w, func(lo, hi int) { t.walk(bases, lo, hi, newKernel()) })
 		return
 	}
 	if b, ok := p.blocking(sizes, w); ok {
+		if w <= 1 {
+			b.walk(bases, 0, b.units, newKernel())
+			return
+		}
 		b := b
 		Parallel(b.units, w, func(lo, hi int) { b.walk(bases, lo, hi, newKernel()) })
 		return
 	}
 	if r, ok := p.reusing(sizes, w); ok {
+		if w <= 1 {
+			r.walk(bases, 0, r.units, newKernel())
+			return
+		}
 		r := r
 		Parallel(r.units, w, func(lo, hi int) { r.walk(bases, lo, hi, newKernel()) })
 		return

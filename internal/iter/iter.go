@@ -56,21 +56,34 @@ type Plan struct {
 	strides [][]int // strides[k][d]: bytes operand k moves along dimension d
 	empty   bool    // the shape has a zero-size dimension: nothing to do
 
-	// rows backs strides, so that a plan is two allocations (itself and
-	// one array for its shape and strides): a small operation's plan was
-	// seven, and a loop of small broadcasts spent more on them than on
-	// its arithmetic.
-	rows [MaxOperands][]int
+	// rows backs strides, and inline the shape and strides of a plan of
+	// up to inlineRank dimensions, so that such a plan is one allocation
+	// (none when it is part of another value, see Init): a small
+	// operation's plan was seven, and a loop of small broadcasts spent
+	// more on them than on its arithmetic.
+	rows   [MaxOperands][]int
+	inline [inlineRank * (1 + MaxOperands)]int
 }
+
+// inlineRank is the most dimensions a plan keeps inside itself.
+const inlineRank = 4
 
 // NewPlan simplifies the iteration of len(strides) operands over shape.
 // strides[k] holds operand k's byte strides, one per dimension of shape.
 // There are at most MaxOperands operands and maxRank dimensions.
 func NewPlan(shape []int, strides ...[]int) *Plan {
+	p := &Plan{}
+	p.Init(shape, strides...)
+	return p
+}
+
+// Init makes p, a zero Plan, NewPlan(shape, strides...), so that a plan
+// can live inside a value that holds the rest of an operation's state, in
+// one allocation with it.
+func (p *Plan) Init(shape []int, strides ...[]int) {
 	if len(strides) > MaxOperands || len(shape) > maxRank {
 		panic("iter: too many operands or dimensions")
 	}
-	p := &Plan{}
 	p.strides = p.rows[:len(strides)]
 	var kept [maxRank]int
 	dims := kept[:0]
@@ -84,7 +97,12 @@ func NewPlan(shape []int, strides ...[]int) *Plan {
 	}
 	sortDims(dims, strides)
 	rank := max(len(dims), 1) // a single element is one run of length 1
-	all := make([]int, rank*(1+len(strides)))
+	var all []int
+	if need := rank * (1 + len(strides)); need <= len(p.inline) {
+		all = p.inline[:need]
+	} else {
+		all = make([]int, need)
+	}
 	p.shape = all[:0:rank]
 	for _, d := range dims {
 		p.shape = append(p.shape, shape[d])
@@ -103,7 +121,6 @@ func NewPlan(shape []int, strides ...[]int) *Plan {
 			p.strides[k] = append(p.strides[k], 0)
 		}
 	}
-	return p
 }
 
 // sortDims orders dimension indices outermost first: a dimension goes
