@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/vec"
 )
 
 // MaxSegment is the longest segment a SegmentsKernel takes. Up to it the
@@ -184,6 +185,10 @@ func prodTree[T float32 | float64](acc, x unsafe.Pointer, sacc, sx, n, seg int) 
 			*at[float64](acc, i, sacc) *= float64(s[0]) * float64(s[1])
 		}
 	case 3:
+		if sacc == 8 && sx == 3*int(unsafe.Sizeof(T(0))) { // rows of three, one after another
+			seg3[T](acc, x, n, vec.ProdSeg3F32, vec.ProdSeg3F64)
+			return
+		}
 		for i := range n {
 			s := (*[3]T)(unsafe.Add(x, i*sx))
 			*at[float64](acc, i, sacc) *= float64(s[0]) * float64(s[2]) * float64(s[1])
@@ -225,6 +230,10 @@ func sumTree[T float32 | float64](acc, x unsafe.Pointer, sacc, sx, n, seg int) {
 			*at[float64](acc, i, sacc) += float64(s[0]) + float64(s[1])
 		}
 	case 3:
+		if sacc == 8 && sx == 3*int(unsafe.Sizeof(T(0))) {
+			seg3[T](acc, x, n, vec.SumSeg3F32, vec.SumSeg3F64)
+			return
+		}
 		for i := range n {
 			s := (*[3]T)(unsafe.Add(x, i*sx))
 			*at[float64](acc, i, sacc) += float64(s[0]) + float64(s[2]) + float64(s[1])
@@ -240,6 +249,17 @@ func sumTree[T float32 | float64](acc, x unsafe.Pointer, sacc, sx, n, seg int) {
 			*at[float64](acc, i, sacc) += sumLanes(&l)
 		}
 	}
+}
+
+// seg3 hands n contiguous rows of three T at x, into n contiguous float64
+// accumulators, to vec's kernel for T (the same steps as the trees' loops,
+// so the same bits).
+func seg3[T float32 | float64](acc, x unsafe.Pointer, n int, f32 func([]float64, []float32), f64 func(acc, x []float64)) {
+	if unsafe.Sizeof(T(0)) == 4 {
+		f32(run[float64](acc, n), run[float32](x, 3*n))
+		return
+	}
+	f64(run[float64](acc, n), run[float64](x, 3*n))
 }
 
 // halfSegments folds segments of a 16-bit float type dt by widening them,

@@ -1,0 +1,29 @@
+//go:build !purego
+
+package vec
+
+import "github.com/tensor-go/tensor/internal/kernels"
+
+// The AVX-512 segments-of-three kernels: acc and x hold whole blocks (16
+// rows for float32, 8 for float64).
+//
+//go:noescape
+func prodSeg3F32AVX512(acc []float64, x []float32)
+
+//go:noescape
+func sumSeg3F32AVX512(acc []float64, x []float32)
+
+//go:noescape
+func prodSeg3F64AVX512(acc, x []float64)
+
+//go:noescape
+func sumSeg3F64AVX512(acc, x []float64)
+
+func init() {
+	// One block size for both widths: 16 rows is whole blocks of either.
+	seg3Table.Add(kernels.AVX512, seg3Kernels{
+		prodF32: prodSeg3F32AVX512, sumF32: sumSeg3F32AVX512,
+		prodF64: prodSeg3F64AVX512, sumF64: sumSeg3F64AVX512,
+		block: 16,
+	})
+}
