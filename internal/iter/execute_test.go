@@ -227,7 +227,8 @@ func TestTiledLongRows(t *testing.T) {
 // chunks and a partial one, on one goroutine and on two (which also cut
 // the rows into blocks).
 func TestReusedLongRows(t *testing.T) {
-	const outer, rows, cols = 3, 5, 2*4096 + 1808
+	const outer, rows = 3, 5
+	cols := 2*reuseBytes/4 + 1808
 	in := make([]int32, outer*cols)
 	for i := range in {
 		in[i] = int32(4 * i)
@@ -311,7 +312,7 @@ func TestWalksAllocateNothing(t *testing.T) {
 	if !tiled {
 		t.Fatalf("plan %v %v is not tiled", p.Shape(), p.strides)
 	}
-	long := NewPlan([]int{3, 20000}, []int{4 * 20000, 4}, []int{0, 4})
+	long := NewPlan([]int{3, 40000}, []int{4 * 40000, 4}, []int{0, 4})
 	re, reused := long.reusing([]int{4, 4}, 2)
 	if !reused {
 		t.Fatalf("plan %v %v is not reused", long.Shape(), long.strides)

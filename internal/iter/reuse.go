@@ -9,13 +9,15 @@ import "unsafe"
 // beside the other operands' rows, every row reads it from memory again.
 // The reusing walk cuts the runs into chunks and does one chunk of every
 // row before the next chunk: the broadcast input's chunk is read from
-// memory once and then from L1, while the other operands stream as
+// memory once and then from cache, while the other operands stream as
 // before. Every element is still computed once, by the same kernel code.
 var (
-	// reuseBytes is the size of a broadcast input's chunk: a few KiB, so
-	// that it stays in L1 while the rows' chunks of the other operands
-	// pass through.
-	reuseBytes = 16 << 10
+	// reuseBytes is the size of a broadcast input's chunk: it stays in L2
+	// while the rows' chunks of the other operands pass through, and those
+	// are long runs (16 KiB chunks, in L1, were as fast into a warm output
+	// but slower into a fresh one, whose lines the hardware prefetches
+	// only along a run).
+	reuseBytes = 64 << 10
 )
 
 // reusing is a chunked walk of a plan's two innermost dimensions.
