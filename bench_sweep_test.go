@@ -28,10 +28,15 @@ type sweepWorkload struct {
 	B          []int           `json:"b"`
 	DType      string          `json:"dtype"`
 	Axis       json.RawMessage `json:"axis"`
+	BDType     string          `json:"bdtype"`
 	Transpose  bool            `json:"transpose"`
 	BTranspose bool            `json:"b_transpose"`
 	Flops      float64         `json:"flops"`
 	Bytes      float64         `json:"bytes"`
+	Scalar     *float64        `json:"scalar"`
+	To         string          `json:"to"`
+	Shape      []int           `json:"shape"`
+	Rows       []int           `json:"rows"`
 }
 
 func readSweep(tb testing.TB) []sweepWorkload {
@@ -57,17 +62,43 @@ func (w sweepWorkload) call(b testing.TB) func() (*Tensor, error) {
 		b.Fatal(err)
 	}
 	x := sweepOperand(b, 1, dt, w.A, w.Transpose)
-	var y *Tensor
+	var y any
 	if w.B != nil {
-		y = sweepOperand(b, 2, dt, w.B, w.BTranspose)
+		bdt := dt
+		if w.BDType != "" {
+			if bdt, err = dtype.Parse(w.BDType); err != nil {
+				b.Fatal(err)
+			}
+		}
+		y = sweepOperand(b, 2, bdt, w.B, w.BTranspose)
+	}
+	if w.Scalar != nil {
+		y = *w.Scalar // a weak Go scalar
 	}
 	switch w.Op {
 	case "matmul":
-		return func() (*Tensor, error) { return Matmul(x, y) }
+		yt := y.(*Tensor)
+		return func() (*Tensor, error) { return Matmul(x, yt) }
 	case "mul":
 		return func() (*Tensor, error) { return Mul(x, y) }
 	case "add":
 		return func() (*Tensor, error) { return Add(x, y) }
+	case "sub":
+		return func() (*Tensor, error) { return Sub(x, y) }
+	case "neg":
+		return func() (*Tensor, error) { return Neg(x) }
+	case "astype":
+		to, err := dtype.Parse(w.To)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return func() (*Tensor, error) { return x.AsType(to) }
+	case "reshape":
+		return func() (*Tensor, error) { return x.Reshape(w.Shape...) }
+	case "transpose":
+		return func() (*Tensor, error) { return x.Transpose(), nil }
+	case "slice":
+		return func() (*Tensor, error) { return x.Slice(Span(w.Rows[0], w.Rows[1])) }
 	}
 	reduce := map[string]func(*Tensor, ...ReduceOption) (*Tensor, error){"prod": Prod, "sum": Sum}[w.Op]
 	if reduce == nil {

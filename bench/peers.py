@@ -80,6 +80,8 @@ def build(w):
         b = draw(w["b"], w.get("bdtype", w["dtype"]))
         if w.get("b_transpose"):
             b = b.T
+    elif "scalar" in w:
+        b = w["scalar"]  # a Python number: a weak scalar, as the Go side's
     return a, b
 
 
@@ -93,13 +95,31 @@ def numpy_op(w, a, b):
         raise TypeError("NumPy has no bfloat16")
     if "a_sparse" in w or "b_sparse" in w:
         return lambda: a @ b
-    binary = {"matmul": np.matmul, "mul": np.multiply, "add": np.add}
+    binary = {"matmul": np.matmul, "mul": np.multiply, "add": np.add, "sub": np.subtract}
     if w["op"] in binary:
         f = binary[w["op"]]
         return lambda: f(a, b)
+    if w["op"] in PER_CALL:
+        return PER_CALL[w["op"]](w, a)
     reduce = {"prod": np.prod, "sum": np.sum}[w["op"]]
     axis = axes_of(w)
     return lambda: reduce(a, axis=axis)
+
+
+def slice_rows(w):
+    lo, hi = w["rows"]
+    return slice(lo, hi)
+
+
+# The sweep's unary ops and views, for NumPy arrays and torch tensors alike (torch.Tensor.astype
+# does not exist: torch_op converts the target dtype itself).
+PER_CALL = {
+    "neg": lambda w, a: (lambda: -a),
+    "astype": lambda w, a: (lambda: a.astype(w["to"])),
+    "reshape": lambda w, a: (lambda: a.reshape(w["shape"])),
+    "transpose": lambda w, a: (lambda: a.T),
+    "slice": lambda w, a: (lambda: a[slice_rows(w)]),
+}
 
 
 def as_torch(m):
@@ -126,11 +146,18 @@ def torch_op(w, a, b):
             return lambda: torch.sparse.mm(ta, tb)
         return lambda: ta @ tb
     ta = torch_of(a, w["dtype"], w.get("transpose"))
-    tb = torch_of(b, w.get("bdtype", w["dtype"]), w.get("b_transpose")) if b is not None else None
-    binary = {"matmul": torch.matmul, "mul": torch.mul, "add": torch.add}
+    tb = b
+    if "b" in w:
+        tb = torch_of(b, w.get("bdtype", w["dtype"]), w.get("b_transpose"))
+    binary = {"matmul": torch.matmul, "mul": torch.mul, "add": torch.add, "sub": torch.sub}
     if w["op"] in binary:
         f = binary[w["op"]]
         return lambda: f(ta, tb)
+    if w["op"] == "astype":
+        to = getattr(torch, w["to"])
+        return lambda: ta.to(to)
+    if w["op"] in PER_CALL:
+        return PER_CALL[w["op"]](w, ta)
     if w["op"] == "sum":
         axis = axes_of(w)
         if axis is None:

@@ -41,6 +41,14 @@ type workload struct {
 	BNnz       int             `json:"b_nnz"`
 	Flops      float64         `json:"flops"`
 	Bytes      float64         `json:"bytes"`
+
+	// The sweep's per-call workloads (bench/sweep.json's "about"):
+	// a weak Go scalar as the second operand, AsType's target dtype,
+	// Reshape's shape and the rows [lo, hi) a Slice keeps.
+	Scalar *float64 `json:"scalar"`
+	To     string   `json:"to"`
+	Shape  []int    `json:"shape"`
+	Rows   []int    `json:"rows"`
 }
 
 type benchArgs struct {
@@ -236,6 +244,28 @@ func prepare(w workload, variant string) (func() error, error) {
 	case "add":
 		op = func() (*tensor.Tensor, error) { return tensor.Add(a, b) }
 		into = func(out *tensor.Tensor) error { return tensor.AddInto(out, a, b) }
+	case "sub":
+		op = func() (*tensor.Tensor, error) { return tensor.Sub(a, b) }
+		into = func(out *tensor.Tensor) error { return tensor.SubInto(out, a, b) }
+	case "neg":
+		op = func() (*tensor.Tensor, error) { return tensor.Neg(a) }
+		into = func(out *tensor.Tensor) error { return tensor.NegInto(out, a) }
+	case "astype":
+		to, err := dtype.Parse(w.To)
+		if err != nil {
+			return nil, err
+		}
+		op = func() (*tensor.Tensor, error) { return a.AsType(to) }
+		into = func(out *tensor.Tensor) error { return tensor.Copy(out, a) }
+	case "reshape":
+		op = func() (*tensor.Tensor, error) { return a.Reshape(w.Shape...) }
+	case "transpose":
+		op = func() (*tensor.Tensor, error) { return a.Transpose(), nil }
+	case "slice":
+		if len(w.Rows) != 2 {
+			return nil, fmt.Errorf("slice: rows %v: want [lo, hi]", w.Rows)
+		}
+		op = func() (*tensor.Tensor, error) { return a.Slice(tensor.Span(w.Rows[0], w.Rows[1])) }
 	case "prod", "sum":
 		opts, err := axisOptions(w.Axis)
 		if err != nil {
@@ -249,6 +279,28 @@ func prepare(w workload, variant string) (func() error, error) {
 		into = func(out *tensor.Tensor) error { return reduceInto(out, a, opts...) }
 	default:
 		return nil, fmt.Errorf("unknown op %q", w.Op)
+	}
+	if w.Scalar != nil {
+		if b != nil {
+			return nil, fmt.Errorf("a scalar and a b operand both")
+		}
+		x, s := a, *w.Scalar
+		switch w.Op {
+		case "mul":
+			op = func() (*tensor.Tensor, error) { return tensor.Mul(x, s) }
+			into = func(out *tensor.Tensor) error { return tensor.MulInto(out, x, s) }
+		case "add":
+			op = func() (*tensor.Tensor, error) { return tensor.Add(x, s) }
+			into = func(out *tensor.Tensor) error { return tensor.AddInto(out, x, s) }
+		case "sub":
+			op = func() (*tensor.Tensor, error) { return tensor.Sub(x, s) }
+			into = func(out *tensor.Tensor) error { return tensor.SubInto(out, x, s) }
+		default:
+			return nil, fmt.Errorf("op %q takes no scalar", w.Op)
+		}
+	}
+	if into == nil && variant == "into" {
+		return nil, fmt.Errorf("--into: %s returns a view, which nothing is written into", w.Op)
 	}
 	switch variant {
 	case "release":

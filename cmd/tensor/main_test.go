@@ -612,12 +612,15 @@ func checkWorkloads(t *testing.T, data []byte) []workload {
 			t.Errorf("%s: named twice", w.Name)
 		}
 		seen[w.Name] = true
+		moves := true // the op moves elements, so it counts flops or bytes
 		switch w.Op {
-		case "matmul", "mul", "add":
+		case "matmul", "mul", "add", "sub", "neg", "astype":
 		case "prod", "sum":
 			if _, err := axisOptions(w.Axis); err != nil {
 				t.Errorf("%s: %v", w.Name, err)
 			}
+		case "reshape", "transpose", "slice":
+			moves = false // a view: nothing to count
 		default:
 			t.Errorf("%s: unknown op %q", w.Name, w.Op)
 		}
@@ -626,8 +629,11 @@ func checkWorkloads(t *testing.T, data []byte) []workload {
 				t.Errorf("%s: %v", w.Name, err)
 			}
 		}
-		if (w.Flops > 0) == (w.Bytes > 0) {
+		if moves && (w.Flops > 0) == (w.Bytes > 0) {
 			t.Errorf("%s: needs exactly one of flops and bytes", w.Name)
+		}
+		if !moves && (w.Flops > 0 || w.Bytes > 0) {
+			t.Errorf("%s: a view moves nothing, so counts neither flops nor bytes", w.Name)
 		}
 	}
 	return file.Workloads
