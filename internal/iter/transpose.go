@@ -11,19 +11,19 @@ import (
 // rows. Element by element that is a load and a store per element, as
 // much work as the operation itself; the assembly kernels instead load
 // whole columns of blocks and transpose them in registers (8×8 blocks of
-// 4-byte elements, 4×4 of 8-byte ones), a few shuffles per vector.
+// 2- and 4-byte elements, 4×4 of 8-byte ones), a few shuffles per vector.
 //
 // A kernel copies a rows × cols block whose element (r, c) is at
 // src + r·size + c·cs into dst + r·pitch + c·size (pitch in bytes), with
-// rows and cols multiples of its block: 8 for 4-byte elements, 4 for 8-byte
-// ones. Only the element size matters, so one kernel serves every dtype of
+// rows and cols multiples of its block: 8 for 2- and 4-byte elements, 4 for
+// 8-byte ones. Only the element size matters, so one kernel serves every dtype of
 // that size, and a copy never changes a bit.
 type transposeKernel func(dst, src unsafe.Pointer, cs, pitch, rows, cols int)
 
 // transposeKernels are one set's transposing kernels; a nil kernel means
 // that the set gathers that size element by element.
 type transposeKernels struct {
-	t4, t8 transposeKernel
+	t2, t4, t8 transposeKernel
 }
 
 var (
@@ -39,6 +39,8 @@ func gatherColumns(dst, src unsafe.Pointer, cs, rows, cols, pitch, size int) boo
 	var k transposeKernel
 	var block int
 	switch size {
+	case 2:
+		k, block = transposeImpl.t2, 8
 	case 4:
 		k, block = transposeImpl.t4, 8
 	case 8:

@@ -134,3 +134,80 @@ row8:
 	JNZ  col8
 	VZEROUPPER
 	RET
+
+// func transpose2AVX2(dst, src unsafe.Pointer, cs, pitch, rows, cols int)
+//
+// An 8×8 block of 2-byte elements: the eight source columns are one xmm
+// each, and three rounds of unpacks (words, double words, quad words)
+// interleave them into the eight destination rows.
+TEXT ·transpose2AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ cs+16(FP), R8
+	MOVQ pitch+24(FP), R11
+	MOVQ cols+40(FP), CX
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R11)(R11*2), R12
+
+col2:
+	MOVQ rows+32(FP), DX
+	MOVQ SI, AX
+	MOVQ DI, BX
+
+row2:
+	LEAQ (AX)(R8*4), R10
+	LEAQ (BX)(R11*4), R13
+	VMOVDQU (AX), X0
+	VMOVDQU (AX)(R8*1), X1
+	VMOVDQU (AX)(R8*2), X2
+	VMOVDQU (AX)(R9*1), X3
+	VMOVDQU (R10), X4
+	VMOVDQU (R10)(R8*1), X5
+	VMOVDQU (R10)(R8*2), X6
+	VMOVDQU (R10)(R9*1), X7
+
+	VPUNPCKLWD X1, X0, X8    // rows 0..3 of columns 0, 1
+	VPUNPCKHWD X1, X0, X9    // rows 4..7 of columns 0, 1
+	VPUNPCKLWD X3, X2, X10
+	VPUNPCKHWD X3, X2, X11
+	VPUNPCKLWD X5, X4, X12
+	VPUNPCKHWD X5, X4, X13
+	VPUNPCKLWD X7, X6, X14
+	VPUNPCKHWD X7, X6, X15
+
+	VPUNPCKLDQ X10, X8, X0   // rows 0, 1 of columns 0..3
+	VPUNPCKHDQ X10, X8, X1   // rows 2, 3
+	VPUNPCKLDQ X11, X9, X2   // rows 4, 5
+	VPUNPCKHDQ X11, X9, X3   // rows 6, 7
+	VPUNPCKLDQ X14, X12, X4  // the same of columns 4..7
+	VPUNPCKHDQ X14, X12, X5
+	VPUNPCKLDQ X15, X13, X6
+	VPUNPCKHDQ X15, X13, X7
+
+	VPUNPCKLQDQ X4, X0, X8
+	VPUNPCKHQDQ X4, X0, X9
+	VPUNPCKLQDQ X5, X1, X10
+	VPUNPCKHQDQ X5, X1, X11
+	VPUNPCKLQDQ X6, X2, X12
+	VPUNPCKHQDQ X6, X2, X13
+	VPUNPCKLQDQ X7, X3, X14
+	VPUNPCKHQDQ X7, X3, X15
+	VMOVDQU X8, (BX)
+	VMOVDQU X9, (BX)(R11*1)
+	VMOVDQU X10, (BX)(R11*2)
+	VMOVDQU X11, (BX)(R12*1)
+	VMOVDQU X12, (R13)
+	VMOVDQU X13, (R13)(R11*1)
+	VMOVDQU X14, (R13)(R11*2)
+	VMOVDQU X15, (R13)(R12*1)
+
+	ADDQ $16, AX             // 8 rows down the source columns
+	LEAQ (R13)(R11*4), BX    // 8 rows down the destination
+	SUBQ $8, DX
+	JNZ  row2
+
+	LEAQ (SI)(R8*8), SI      // the next 8 source columns
+	ADDQ $16, DI             // the next 8 destination columns
+	SUBQ $8, CX
+	JNZ  col2
+	RET
