@@ -106,10 +106,10 @@ func pageFaults(b *testing.B) int64 {
 // released, no forced collection) and reports where their memory came
 // from: pooled/op is the share of results served from the pool,
 // faults/op the page faults per call (a fresh 4 KiB page each, the
-// kernel clearing it), populated/op the pages mapped ahead of their
-// first write instead (storage.Populate), gcs/op the program's collections per call. What a
-// plain loop pays for its results beside the work shows here, not only
-// in the time.
+// kernel clearing it; pages mapped ahead count too), populated/op those
+// mapped ahead of a streamed result's stores (storage.MapForStreaming),
+// gcs/op the program's collections per call. What a plain loop pays for
+// its results beside the work shows here, not only in the time.
 func BenchmarkPlainLoopMemory(b *testing.B) {
 	batchA := Must(Rand(1, Float32, 0.9999, 1.0001, 16384, 8, 8))
 	batchB := Must(Rand(2, Float32, 0.9999, 1.0001, 16384, 8, 8))

@@ -6,6 +6,7 @@ import (
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/kernels"
+	"github.com/tensor-go/tensor/internal/storage"
 )
 
 // Operand is one operand of an element-wise operation as the engine sees
@@ -19,9 +20,11 @@ type Operand struct {
 	Stride int // flat operations: the element size, or 0 for one element broadcast everywhere
 
 	// Cold, on the output, says that its memory is in no core's cache (a
-	// fresh or collected buffer, storage.TakeOutput): from ColdStreamBytes
-	// on, the output is stored around the caches. Into-forms leave it
-	// unset, since the caller's buffer may be hot.
+	// fresh or collected buffer, storage.TakeOutput) and is the contiguous
+	// n elements at Base: from ColdStreamBytes on, the output is stored
+	// around the caches, its unmapped pages mapped first
+	// (storage.MapForStreaming). Into-forms leave it unset, since the
+	// caller's buffer may be hot.
 	Cold bool
 }
 
@@ -59,6 +62,9 @@ func (op *Binary) Run(c dtype.DType, n int, out, a, b Operand) {
 	}
 	dts := [3]dtype.DType{out.DType, a.DType, b.DType}
 	cold := out.Cold && dts == [3]dtype.DType{c, c, c} && n*c.Size() >= ColdStreamBytes
+	if cold {
+		storage.MapForStreaming(out.Base, n*c.Size())
+	}
 	op.runFlat(c, dts, n, [3]Operand{out, a, b}, cold)
 }
 
@@ -74,6 +80,10 @@ func (op *Binary) RunStrided(c dtype.DType, shape []int, n int, out, a, b Operan
 	dts := [3]dtype.DType{out.DType, a.DType, b.DType}
 	same := dts == [3]dtype.DType{c, c, c}
 	cold := out.Cold && same && n*c.Size() >= ColdStreamBytes
+	inOrder := readsInOrder(strides[1], shape) && readsInOrder(strides[2], shape)
+	if cold = cold && inOrder && wholeLineRows(shape, c); cold {
+		storage.MapForStreaming(out.Base, n*c.Size())
+	}
 	r := &planned{op: op, c: c, dts: dts,
 		bases: [3]unsafe.Pointer{out.Base, a.Base, b.Base},
 		sizes: [3]int{out.DType.Size(), a.DType.Size(), b.DType.Size()},
@@ -86,8 +96,7 @@ func (op *Binary) RunStrided(c dtype.DType, shape []int, n int, out, a, b Operan
 	switch {
 	case !same:
 		r.plan.Execute(r.bases[:], r.sizes[:], w, r.kernel)
-	case (cold && wholeLineRows(shape, c) || n*c.Size() >= StreamOutputBytes) &&
-		readsInOrder(strides[1], shape) && readsInOrder(strides[2], shape):
+	case cold || n*c.Size() >= StreamOutputBytes && inOrder:
 		r.plan.Execute(r.bases[:], r.sizes[:], w, op.streamingOf[c])
 	default:
 		r.plan.Execute(r.bases[:], r.sizes[:], w, op.kernelOf[c])
