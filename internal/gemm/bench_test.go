@@ -137,14 +137,17 @@ func BenchmarkMulBatchStrided(b *testing.B) {
 // complex multiply-add, as NumPy's figures do.
 func BenchmarkMulComplex(b *testing.B) {
 	for _, size := range []int{256, 1024} {
-		b.Run(fmt.Sprintf("c64/%d/t2", size), func(b *testing.B) {
-			a := Matrix[complex64]{make([]complex64, size*size), 0, size, 1}
-			c := Matrix[complex64]{make([]complex64, size*size), 0, size, 1}
-			for b.Loop() {
-				MulComplex(size, size, size, a, a, c, Options{Threads: 2})
-			}
-			b.ReportMetric(8*float64(size*size*size)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
+		for _, th := range []int{1, 2} {
+			b.Run(fmt.Sprintf("c64/%d/t%d", size, th), func(b *testing.B) {
+				a := Matrix[complex64]{make([]complex64, size*size), 0, size, 1}
+				c := Matrix[complex64]{make([]complex64, size*size), 0, size, 1}
+				cpu := cpuSeconds()
+				for b.Loop() {
+					MulComplex(size, size, size, a, a, c, Options{Threads: th})
+				}
+				reportFlops(b, 8*float64(size*size*size), cpu)
+			})
+		}
 	}
 }
 

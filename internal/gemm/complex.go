@@ -67,25 +67,129 @@ func mulInterleaved[R float32 | float64](m, n, k int, a, b, c parts[R], opt Opti
 			}
 		}
 	}
-	buf := wideBuffers.Get()
-	defer putWide(buf)
-	wide := wideOf[R](buf, 4*k*n)
-	threads := 1
-	if k*n >= minWidenPerThread {
-		threads = opt.threads()
-	}
-	split(k, 1, threads, func(p0, p1 int) { widen(wide, p0, p1, n, b) })
 	cr := Matrix[R]{c.re.Data, c.re.Off, c.re.RS, 1}
 	if c.re.CS != 2 {
 		cr = Matrix[R]{make([]R, 2*m*n), 0, 2 * n, 1}
 	}
-	Mul(m, 2*n, 2*k, ar, Matrix[R]{wide, 0, 2 * n, 1}, cr, opt)
+	if packsWide[R](m, n, k, opt) {
+		// The blocked loops pack the wide matrix's slivers straight from
+		// B: no 2k×2n matrix is written and read back. Mul's view checks,
+		// since the assembly reads A and writes C in place.
+		mustFit("A", ar, m, 2*k)
+		mustFit("B", b.re, k, n)
+		mustFit("B", b.im, k, n)
+		mustFit("C", cr, m, 2*n)
+		j := newJob(kernelFor[R](), m, 2*n, 2*k, ar, Matrix[R]{}, cr)
+		j.wide = &b
+		j.parallel(opt.threads())
+	} else {
+		buf := wideBuffers.Get()
+		defer putWide(buf)
+		wide := wideOf[R](buf, 4*k*n)
+		threads := 1
+		if k*n >= minWidenPerThread {
+			threads = opt.threads()
+		}
+		split(k, 1, threads, func(p0, p1 int) { widen(wide, p0, p1, n, b) })
+		Mul(m, 2*n, 2*k, ar, Matrix[R]{wide, 0, 2 * n, 1}, cr, opt)
+	}
 	if c.re.CS != 2 {
 		for i := range m {
 			for j := range n {
 				c.re.Data[c.re.Off+i*c.re.RS+j*c.re.CS] = cr.Data[i*2*n+2*j]
 				c.im.Data[c.im.Off+i*c.im.RS+j*c.im.CS] = cr.Data[i*2*n+2*j+1]
 			}
+		}
+	}
+}
+
+// packsWide reports whether the real m×2n×2k product of mulInterleaved
+// goes through the blocked loops, which can pack the wide matrix from B
+// itself (job.wide): plan would send it there too, with the strip off
+// (the strip reads B in place), which changes no bit, since plan takes
+// the strip only where its sums are the tiles'. Smaller products take the
+// small kernels, which read the wide matrix in place.
+func packsWide[R float32 | float64](m, n, k int, opt Options) bool {
+	return m > 1 && !opt.TF32 && smallPlan(m, 2*n, 2*k, Matrix[R]{CS: 1}, Matrix[R]{CS: 1}).kern == nil
+}
+
+// packWide is packB for the 2k×2n real matrix of mulInterleaved built from
+// the complex k×n matrix b: rows [p0, p0+kc) and columns [j0, j0+nc) of
+// it, with j0 and nc even (whole complex columns: the blocks and slivers
+// are multiples of nr, which is even, and 2n is even). Row 2q is B's row
+// q as (re, im) pairs, row 2q+1 the pairs (−im, re).
+func packWide[R Elem](dst []R, b parts[R], p0, kc, j0, nc, nr int) {
+	for s := 0; s*nr < nc; s++ {
+		cols := min(nr, nc-s*nr)
+		d := dst[s*kc*nr : (s+1)*kc*nr]
+		cj := (j0 + s*nr) / 2
+		if cols == nr && b.re.CS == 2 && wideRowsFast(d, b.re, p0, kc, cj, nr) {
+			continue
+		}
+		for p := 0; p < kc; p++ {
+			q, odd := (p0+p)/2, (p0+p)%2 == 1
+			row := d[p*nr : p*nr+nr]
+			if b.re.CS == 2 {
+				src := b.re.Data[b.re.Off+q*b.re.RS+cj*2:][:cols]
+				if odd {
+					for t := 0; t < cols; t += 2 {
+						row[t], row[t+1] = -src[t+1], src[t]
+					}
+				} else {
+					copy(row, src)
+				}
+			} else {
+				for t := 0; t < cols; t += 2 {
+					re, im := b.re.at(q, cj+t/2), b.im.at(q, cj+t/2)
+					if odd {
+						re, im = -im, re
+					}
+					row[t], row[t+1] = re, im
+				}
+			}
+			clear(row[cols:])
+		}
+	}
+}
+
+// wideRowsFast packs rows [p0, p0+kc) of a full sliver of the wide matrix
+// whose complex columns start at cj, from the parts' interleaved rows re
+// (CS 2), with the kernel set's wideRows128 when a sliver row is 128 bytes
+// (every AVX-512 tile), and reports whether it did. The Go loop took 14%
+// of a 256³ complex64 product on two goroutines.
+func wideRowsFast[R Elem](dst []R, re Matrix[R], p0, kc, cj, nr int) bool {
+	size := int(unsafe.Sizeof(*new(R)))
+	rows := active.wideRows128F32
+	switch {
+	case nr*size != 128:
+		return false
+	case size == 8:
+		rows = active.wideRows128F64
+	}
+	q0, q1 := p0/2, (p0+kc-1)/2
+	first, last := re.Off+q0*re.RS+2*cj, re.Off+q1*re.RS+2*cj
+	if kc <= 0 || len(dst) < kc*nr || min(first, last) < 0 || max(first, last)+nr > len(re.Data) {
+		return false // out of range: the Go loop panics as it should
+	}
+	rows(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(&re.Data[first]), kc, re.RS*size, p0%2)
+	return true
+}
+
+// wideRows128Go is the Go twin of the kernel sets' wideRows128F32 and
+// wideRows128F64: row r of dst (128 bytes of R) is the complex numbers at
+// src + stride·((odd+r)/2) as (re, im) pairs when odd+r is even, as
+// (−im, re) when it is odd.
+func wideRows128Go[R float32 | float64](dst, src unsafe.Pointer, rows, stride, odd int) {
+	n := 128 / int(unsafe.Sizeof(R(0)))
+	for r := 0; r < rows; r++ {
+		in := unsafe.Slice((*R)(unsafe.Add(src, stride*((odd+r)/2))), n)
+		out := unsafe.Slice((*R)(unsafe.Add(dst, 128*r)), n)
+		if (odd+r)%2 == 0 {
+			copy(out, in)
+			continue
+		}
+		for t := 0; t < n; t += 2 {
+			out[t], out[t+1] = -in[t+1], in[t]
 		}
 	}
 }

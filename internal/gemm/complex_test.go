@@ -100,3 +100,67 @@ func TestMulComplexBatch(t *testing.T) {
 		}
 	}
 }
+
+// widenedProduct is mulInterleaved through a wide matrix built whole: the
+// real product its packing from B (packWide) must reproduce bit for bit.
+func widenedProduct[T complex64 | complex128, R float32 | float64](m, n, k int, a, b Matrix[T], threads int) []R {
+	ap, bp := realViews[T, R](a), realViews[T, R](b)
+	ar := Matrix[R]{make([]R, 2*m*k), 0, 2 * k, 1}
+	for i := range m {
+		for p := range k {
+			ar.Data[i*2*k+2*p], ar.Data[i*2*k+2*p+1] = ap.re.at(i, p), ap.im.at(i, p)
+		}
+	}
+	wide := make([]R, 4*k*n)
+	widen(wide, 0, k, n, bp)
+	c := make([]R, 2*m*n)
+	Mul(m, 2*n, 2*k, ar, Matrix[R]{wide, 0, 2 * n, 1}, Matrix[R]{c, 0, 2 * n, 1}, Options{Threads: threads})
+	return c
+}
+
+// TestMulComplexPackedWide checks that the complex products whose wide
+// matrix is packed from B (packsWide) give the bits of the wide matrix
+// built whole, with every kernel set, across K blocks (odd ones too, so
+// that a block starts on an imaginary row), sliver and tile edges, B
+// layouts, on one goroutine and two.
+func TestMulComplexPackedWide(t *testing.T) {
+	defer func(saved kernelSet) { active = saved }(active)
+	rng := rand.New(rand.NewPCG(28, 29))
+	for _, v := range kernelSets.Variants() {
+		active = v.K
+		checkPackedWide[complex64, float32](t, rng, v.Name())
+		checkPackedWide[complex128, float64](t, rng, v.Name())
+	}
+}
+
+func checkPackedWide[T complex64 | complex128, R float32 | float64](t *testing.T, rng *rand.Rand, set string) {
+	t.Helper()
+	gen := func(n int) []T {
+		x := make([]T, n)
+		for i := range x {
+			x[i] = T(complex(rng.Float64()*2-1, rng.Float64()*2-1))
+		}
+		return x
+	}
+	for _, s := range [][3]int{{40, 33, 20}, {13, 70, 301}, {100, 17, 150}, {30, 48, 401}} {
+		m, n, k := s[0], s[1], s[2]
+		if !packsWide[R](m, n, k, Options{}) {
+			t.Fatalf("%v: %dx%dx%d does not take packWide", set, m, n, k)
+		}
+		for _, bl := range []layout{rowMajor, colMajor, stepped, reversed} {
+			for _, threads := range []int{1, 2} {
+				a, b := view(m, k, rowMajor, gen), view(k, n, bl, gen)
+				c := make([]T, m*n)
+				MulComplex(m, n, k, a, b, Matrix[T]{c, 0, n, 1}, Options{Threads: threads})
+				want := widenedProduct[T, R](m, n, k, a, b, threads)
+				got := realViews[T, R](Matrix[T]{c, 0, n, 1}).re.Data
+				for i, w := range c {
+					if !sameBits(got[2*i], want[2*i]) || !sameBits(got[2*i+1], want[2*i+1]) {
+						t.Fatalf("%v %dx%dx%d B %v threads %d: C element %d = %v, the wide product gives (%v, %v)",
+							set, m, n, k, bl, threads, i, w, want[2*i], want[2*i+1])
+					}
+				}
+			}
+		}
+	}
+}

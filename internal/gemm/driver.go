@@ -8,6 +8,9 @@ type job[T Elem] struct {
 	// half, when set, supplies A and B instead of a and b: half-precision
 	// bits converted to float32 (T is then float32) while they are packed.
 	half *halfSource
+	// wide, when set, supplies B instead of b: the 2k×2n real matrix of a
+	// complex product (see mulInterleaved), packed from the complex k×n B.
+	wide *parts[T]
 	// strip, when not 0, is how many of the last columns of C the small
 	// kernel stripKern computes (over the whole of K) instead of tiles
 	// padded with zero columns: fewer than a tile's nr, and few enough for
@@ -40,6 +43,10 @@ func (j *job[T]) packB(ws *workspace[T], dst []T, p0, kc, j0, nc int) {
 		stage := ws.staging(len(dst))
 		packB(stage, j.half.b, p0, kc, j0, nc, j.kern.nr)
 		j.half.convert(any(dst).([]float32), stage)
+		return
+	}
+	if j.wide != nil {
+		packWide(dst, *j.wide, p0, kc, j0, nc, j.kern.nr)
 		return
 	}
 	packB(dst, j.b, p0, kc, j0, nc, j.kern.nr)

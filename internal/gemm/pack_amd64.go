@@ -15,3 +15,15 @@ func copyRows128AVX512(dst, src unsafe.Pointer, rows, stride int)
 //
 //go:noescape
 func copyRows64AVX2(dst, src unsafe.Pointer, rows, stride int)
+
+// wideRows128F32AVX512 is wideRowsGo[float32] for 128-byte rows (16
+// complex64): the rows of a complex product's wide matrix (packWide).
+//
+//go:noescape
+func wideRows128F32AVX512(dst, src unsafe.Pointer, rows, stride, odd int)
+
+// wideRows128F64AVX512 is wideRowsGo[float64] for 128-byte rows (8
+// complex128).
+//
+//go:noescape
+func wideRows128F64AVX512(dst, src unsafe.Pointer, rows, stride, odd int)

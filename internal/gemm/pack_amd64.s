@@ -58,3 +58,85 @@ loop:
 	VZEROUPPER
 done:
 	RET
+
+// func wideRows128F32AVX512(dst, src unsafe.Pointer, rows, stride, odd int)
+//
+// The Go loop it computes (wideRowsGo for float32, 128-byte rows): row r
+// of dst is the 16 complex64 at src + stride·((odd+r)/2) as (re, im)
+// pairs when odd+r is even, as (−im, re) when it is odd. Negation flips
+// the sign bit, as Go's does.
+TEXT ·wideRows128F32AVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ stride+24(FP), DX
+	MOVQ odd+32(FP), BX
+	MOVQ $0x80000000, AX
+	VPBROADCASTQ AX, Z4   // the sign bit of every real (even) lane
+	TESTQ CX, CX
+	JLE  done
+	TESTQ BX, BX
+	JNZ  oddrow
+evenrow:
+	VMOVUPS (SI), Z0
+	VMOVUPS 64(SI), Z1
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z1, 64(DI)
+	ADDQ $128, DI
+	DECQ CX
+	JZ   done
+oddrow:
+	VPERMILPS $0xB1, (SI), Z0 // (im, re) pairs
+	VPERMILPS $0xB1, 64(SI), Z1
+	VXORPS Z4, Z0, Z0
+	VXORPS Z4, Z1, Z1
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z1, 64(DI)
+	ADDQ $128, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  evenrow
+done:
+	VZEROUPPER
+	RET
+
+// func wideRows128F64AVX512(dst, src unsafe.Pointer, rows, stride, odd int)
+//
+// wideRows128F32AVX512 for complex128: 8 of them a row.
+TEXT ·wideRows128F64AVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ stride+24(FP), DX
+	MOVQ odd+32(FP), BX
+	MOVQ $0x8000000000000000, AX
+	MOVQ $0x55, R8
+	KMOVB R8, K1
+	VPXORQ Z4, Z4, Z4
+	VPBROADCASTQ AX, K1, Z4 // the sign bit of every real (even) lane
+	TESTQ CX, CX
+	JLE  done
+	TESTQ BX, BX
+	JNZ  oddrow
+evenrow:
+	VMOVUPD (SI), Z0
+	VMOVUPD 64(SI), Z1
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	ADDQ $128, DI
+	DECQ CX
+	JZ   done
+oddrow:
+	VPERMILPD $0x55, (SI), Z0 // (im, re) pairs
+	VPERMILPD $0x55, 64(SI), Z1
+	VXORPD Z4, Z0, Z0
+	VXORPD Z4, Z1, Z1
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	ADDQ $128, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  evenrow
+done:
+	VZEROUPPER
+	RET

@@ -34,6 +34,10 @@ type kernelSet struct {
 	copyRows128 func(dst, src unsafe.Pointer, rows, stride int)
 	copyRows64  func(dst, src unsafe.Pointer, rows, stride int)
 
+	// wideRows128F32 and wideRows128F64 pack 128-byte rows of a complex
+	// product's wide matrix (complex.go, packWide).
+	wideRows128F32, wideRows128F64 func(dst, src unsafe.Pointer, rows, stride, odd int)
+
 	// minFlopsPerThread is the work (multiply-adds) from which a product
 	// gets a second goroutine: about 8 µs of one core on the set's
 	// kernels (see avx512MinFlopsPerThread, where it was measured).
@@ -45,8 +49,10 @@ var goSet = kernelSet{
 	f32: goKernelF32, f64: goKernelF64, i32: goKernelI32, i64: goKernelI64,
 	smallF32: smallGoF32, smallF64: smallGoF64,
 	gemvF32: gemvGo[float32](), gemvF64: gemvGo[float64](),
-	copyRows128: copyRows128Go,
-	copyRows64:  copyRows64Go,
+	copyRows128:    copyRows128Go,
+	copyRows64:     copyRows64Go,
+	wideRows128F32: wideRows128Go[float32],
+	wideRows128F64: wideRows128Go[float64],
 	// The Go kernels run at about an eighth of the AVX-512 ones.
 	minFlopsPerThread: avx512MinFlopsPerThread / 8,
 }

@@ -21,6 +21,7 @@ func init() {
 	avx512.smallF64, avx512.smallWidthF64 = smallF64AVX512K, 8
 	avx512.gemvF32, avx512.gemvF64 = gemvAVX512F32, gemvAVX512F64
 	avx512.copyRows128 = copyRows128AVX512
+	avx512.wideRows128F32, avx512.wideRows128F64 = wideRows128F32AVX512, wideRows128F64AVX512
 	avx512.minFlopsPerThread = avx512MinFlopsPerThread
 	kernelSets.Add(kernels.AVX512, avx512)
 }
