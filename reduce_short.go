@@ -7,6 +7,7 @@ import (
 	"github.com/tensor-go/tensor/internal/cast"
 	"github.com/tensor-go/tensor/internal/ewise"
 	"github.com/tensor-go/tensor/internal/iter"
+	"github.com/tensor-go/tensor/internal/scratch"
 	"github.com/tensor-go/tensor/shape"
 )
 
@@ -130,9 +131,10 @@ func reduceShortInto(r *ewise.Reduction, out, x *Tensor, mask []bool, accType, r
 	convert, accSize := cast.Kernel(rd, accType), accType.Size()
 	chunks := p.Chunks(reduceShortChunk)
 	w := min(iter.Workers(x.Size()), chunks)
-	buffers := make([][2 * reduceShortBatch]uint64, w) // 16 bytes per accumulator at most
+	buffers := reduceShortBuffers.get(w)
+	defer reduceShortBuffers.put(buffers)
 	iter.ParallelWorkers(chunks, w, func(worker, lo, hi int) {
-		buf := unsafe.Pointer(&buffers[worker])
+		buf := unsafe.Pointer(buffers[worker])
 		runs := func(ptrs []unsafe.Pointer, strides []int, n int) {
 			for i := 0; i < n; i += reduceShortBatch {
 				k := min(reduceShortBatch, n-i)
@@ -194,9 +196,10 @@ func reduceRowsInto(r *ewise.Reduction, out, x *Tensor, mask []bool, accType, rd
 	outBase, xBase := firstElement(out), firstElement(x)
 	convert := cast.Kernel(rd, accType)
 	w := min(iter.Workers(x.Size()), outerCount*strips)
-	buffers := make([][2 * reduceShortStrip]uint64, w)
+	buffers := reduceShortBuffers.get(w)
+	defer reduceShortBuffers.put(buffers)
 	iter.ParallelWorkers(outerCount*strips, w, func(worker, lo, hi int) {
-		buf := unsafe.Pointer(&buffers[worker])
+		buf := unsafe.Pointer(buffers[worker])
 		for u := lo; u < hi; u++ {
 			o, c := u/strips, (u%strips)*reduceShortStrip
 			accOff, xOff := 0, 0
@@ -212,6 +215,36 @@ func reduceRowsInto(r *ewise.Reduction, out, x *Tensor, mask []bool, accType, rd
 		}
 	})
 	return true
+}
+
+// reduceShortBuffer is one goroutine's accumulators in reduceShortInto
+// (reduceShortBatch of up to 16 bytes) or reduceRowsInto
+// (reduceShortStrip of up to 16 bytes).
+type reduceShortBuffer [2 * max(reduceShortBatch, reduceShortStrip)]uint64
+
+// reduceShortBuffers keeps the accumulator buffers between calls: made
+// and cleared on every call they were most of a small reduction's time
+// (16 KiB for a 64×64 float32 product over axis 0). Their contents are
+// set (Fill) before they are read.
+var reduceShortBuffers = bufferList{list: scratch.List[reduceShortBuffer]{New: func() *reduceShortBuffer { return new(reduceShortBuffer) }}}
+
+// bufferList hands out w buffers at once.
+type bufferList struct {
+	list scratch.List[reduceShortBuffer]
+}
+
+func (l *bufferList) get(w int) []*reduceShortBuffer {
+	bs := make([]*reduceShortBuffer, w)
+	for i := range bs {
+		bs[i] = l.list.Get()
+	}
+	return bs
+}
+
+func (l *bufferList) put(bs []*reduceShortBuffer) {
+	for _, b := range bs {
+		l.list.Put(b)
+	}
 }
 
 // reduceShortStrip is the accumulators reduceRowsInto folds rows into at a

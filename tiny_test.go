@@ -102,6 +102,7 @@ func TestTinyCallAllocations(t *testing.T) {
 		{"slice", 1, func() (*Tensor, error) { return m.Slice(Span(2, 9), All().By(2)) }},
 		{"sum", 1, func() (*Tensor, error) { return Sum(x) }},
 		{"prod", 1, func() (*Tensor, error) { return Prod(m) }},
+		{"prod axis 0", 10, func() (*Tensor, error) { return Prod(m, Axis(0)) }},
 	} {
 		allocs := testing.AllocsPerRun(100, func() {
 			if _, err := c.call(); err != nil {
