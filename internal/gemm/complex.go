@@ -154,17 +154,26 @@ func packWide[R Elem](dst []R, b parts[R], p0, kc, j0, nc, nr int) {
 
 // wideRowsFast packs rows [p0, p0+kc) of a full sliver of the wide matrix
 // whose complex columns start at cj, from the parts' interleaved rows re
-// (CS 2), with the kernel set's wideRows128 when a sliver row is 128 bytes
-// (every AVX-512 tile), and reports whether it did. The Go loop took 14%
-// of a 256³ complex64 product on two goroutines.
+// (CS 2), with the kernel set's wideRows128 or wideRows64 when a sliver
+// row is 128 or 64 bytes (every AVX-512 and AVX2 tile), and reports
+// whether it did. The Go loop took 14% of a 256³ complex64 product on two
+// goroutines.
 func wideRowsFast[R Elem](dst []R, re Matrix[R], p0, kc, cj, nr int) bool {
 	size := int(unsafe.Sizeof(*new(R)))
-	rows := active.wideRows128F32
-	switch {
-	case nr*size != 128:
+	var rows func(dst, src unsafe.Pointer, rows, stride, odd int)
+	switch nr * size {
+	case 128:
+		rows = active.wideRows128F32
+		if size == 8 {
+			rows = active.wideRows128F64
+		}
+	case 64:
+		rows = active.wideRows64F32
+		if size == 8 {
+			rows = active.wideRows64F64
+		}
+	default:
 		return false
-	case size == 8:
-		rows = active.wideRows128F64
 	}
 	q0, q1 := p0/2, (p0+kc-1)/2
 	first, last := re.Off+q0*re.RS+2*cj, re.Off+q1*re.RS+2*cj
@@ -175,15 +184,15 @@ func wideRowsFast[R Elem](dst []R, re Matrix[R], p0, kc, cj, nr int) bool {
 	return true
 }
 
-// wideRows128Go is the Go twin of the kernel sets' wideRows128F32 and
-// wideRows128F64: row r of dst (128 bytes of R) is the complex numbers at
-// src + stride·((odd+r)/2) as (re, im) pairs when odd+r is even, as
-// (−im, re) when it is odd.
-func wideRows128Go[R float32 | float64](dst, src unsafe.Pointer, rows, stride, odd int) {
-	n := 128 / int(unsafe.Sizeof(R(0)))
+// wideRowsGo is the Go twin of the kernel sets' wideRows functions: row r
+// of dst (W bytes of R) is the complex numbers at src + stride·((odd+r)/2)
+// as (re, im) pairs when odd+r is even, as (−im, re) when it is odd.
+func wideRowsGo[R float32 | float64, W [64]byte | [128]byte](dst, src unsafe.Pointer, rows, stride, odd int) {
+	width := int(unsafe.Sizeof(*new(W)))
+	n := width / int(unsafe.Sizeof(R(0)))
 	for r := 0; r < rows; r++ {
 		in := unsafe.Slice((*R)(unsafe.Add(src, stride*((odd+r)/2))), n)
-		out := unsafe.Slice((*R)(unsafe.Add(dst, 128*r)), n)
+		out := unsafe.Slice((*R)(unsafe.Add(dst, width*r)), n)
 		if (odd+r)%2 == 0 {
 			copy(out, in)
 			continue

@@ -27,3 +27,14 @@ func wideRows128F32AVX512(dst, src unsafe.Pointer, rows, stride, odd int)
 //
 //go:noescape
 func wideRows128F64AVX512(dst, src unsafe.Pointer, rows, stride, odd int)
+
+// wideRows64F32AVX2 is wideRowsGo[float32] for 64-byte rows (8 complex64).
+//
+//go:noescape
+func wideRows64F32AVX2(dst, src unsafe.Pointer, rows, stride, odd int)
+
+// wideRows64F64AVX2 is wideRowsGo[float64] for 64-byte rows (4
+// complex128).
+//
+//go:noescape
+func wideRows64F64AVX2(dst, src unsafe.Pointer, rows, stride, odd int)

@@ -140,3 +140,82 @@ oddrow:
 done:
 	VZEROUPPER
 	RET
+
+// func wideRows64F32AVX2(dst, src unsafe.Pointer, rows, stride, odd int)
+//
+// wideRows128F32AVX512 for 64-byte rows (8 complex64), the B rows of the
+// AVX2 float32 kernel.
+TEXT ·wideRows64F32AVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ stride+24(FP), DX
+	MOVQ odd+32(FP), BX
+	MOVQ $0x80000000, AX
+	VMOVQ AX, X4
+	VPBROADCASTQ X4, Y4 // the sign bit of every real (even) lane
+	TESTQ CX, CX
+	JLE  done
+	TESTQ BX, BX
+	JNZ  oddrow
+evenrow:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ $64, DI
+	DECQ CX
+	JZ   done
+oddrow:
+	VPERMILPS $0xB1, (SI), Y0 // (im, re) pairs
+	VPERMILPS $0xB1, 32(SI), Y1
+	VXORPS Y4, Y0, Y0
+	VXORPS Y4, Y1, Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ $64, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  evenrow
+done:
+	VZEROUPPER
+	RET
+
+// func wideRows64F64AVX2(dst, src unsafe.Pointer, rows, stride, odd int)
+//
+// wideRows64F32AVX2 for complex128: 4 of them a row.
+TEXT ·wideRows64F64AVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ stride+24(FP), DX
+	MOVQ odd+32(FP), BX
+	MOVQ $0x8000000000000000, AX
+	VMOVQ AX, X4
+	VPERM2F128 $0x00, Y4, Y4, Y4 // (sign, 0) in both 16-byte lanes
+	TESTQ CX, CX
+	JLE  done
+	TESTQ BX, BX
+	JNZ  oddrow
+evenrow:
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y1
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	ADDQ $64, DI
+	DECQ CX
+	JZ   done
+oddrow:
+	VPERMILPD $0x5, (SI), Y0 // (im, re) pairs
+	VPERMILPD $0x5, 32(SI), Y1
+	VXORPD Y4, Y0, Y0
+	VXORPD Y4, Y1, Y1
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	ADDQ $64, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  evenrow
+done:
+	VZEROUPPER
+	RET

@@ -59,8 +59,8 @@ func TestCopyRows(t *testing.T) {
 	}
 }
 
-// TestWideRows checks every kernel set's wideRows128F32 and wideRows128F64
-// against their Go twin on random bits (NaN patterns included, whose sign
+// TestWideRows checks every kernel set's wideRows functions against their
+// Go twin on random bits (NaN patterns included, whose sign
 // the negation flips), for row counts around the loop's edges, both
 // parities of the first row, and positive and negative strides, with
 // guard bytes around the destination.
@@ -68,20 +68,25 @@ func TestWideRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(42, 43))
 	const guard = 64
 	type wide struct {
-		name string
-		f    func(dst, src unsafe.Pointer, rows, stride, odd int)
-		twin func(dst, src unsafe.Pointer, rows, stride, odd int)
+		name  string
+		width int
+		f     func(dst, src unsafe.Pointer, rows, stride, odd int)
+		twin  func(dst, src unsafe.Pointer, rows, stride, odd int)
 	}
 	var impls []wide
 	for _, v := range kernelSets.Variants() {
-		impls = append(impls, wide{v.Name() + "/f32", v.K.wideRows128F32, wideRows128Go[float32]}, wide{v.Name() + "/f64", v.K.wideRows128F64, wideRows128Go[float64]})
+		impls = append(impls,
+			wide{v.Name() + "/128/f32", 128, v.K.wideRows128F32, wideRowsGo[float32, [128]byte]},
+			wide{v.Name() + "/128/f64", 128, v.K.wideRows128F64, wideRowsGo[float64, [128]byte]},
+			wide{v.Name() + "/64/f32", 64, v.K.wideRows64F32, wideRowsGo[float32, [64]byte]},
+			wide{v.Name() + "/64/f64", 64, v.K.wideRows64F64, wideRowsGo[float64, [64]byte]})
 	}
 	for _, w := range impls {
 		for _, rows := range []int{0, 1, 2, 3, 4, 7, 16} {
-			for _, stride := range []int{128, 136, 1024, -128, -520} {
+			for _, stride := range []int{w.width, w.width + 8, 1024, -w.width, -520} {
 				for odd := range 2 {
 					srcRows := (odd + rows + 1) / 2
-					span := max(srcRows-1, 0)*abs(stride) + 128
+					span := max(srcRows-1, 0)*abs(stride) + w.width
 					src := make([]byte, span+2*guard)
 					for i := range src {
 						src[i] = byte(rng.Uint32())
@@ -90,7 +95,7 @@ func TestWideRows(t *testing.T) {
 					if stride < 0 {
 						start = guard + max(srcRows-1, 0)*(-stride)
 					}
-					got := make([]byte, rows*128+2*guard)
+					got := make([]byte, rows*w.width+2*guard)
 					for i := range got {
 						got[i] = 0xA5
 					}

@@ -34,9 +34,10 @@ type kernelSet struct {
 	copyRows128 func(dst, src unsafe.Pointer, rows, stride int)
 	copyRows64  func(dst, src unsafe.Pointer, rows, stride int)
 
-	// wideRows128F32 and wideRows128F64 pack 128-byte rows of a complex
-	// product's wide matrix (complex.go, packWide).
+	// wideRows128F32, wideRows128F64 and their 64-byte forms pack rows of
+	// a complex product's wide matrix (complex.go, packWide).
 	wideRows128F32, wideRows128F64 func(dst, src unsafe.Pointer, rows, stride, odd int)
+	wideRows64F32, wideRows64F64   func(dst, src unsafe.Pointer, rows, stride, odd int)
 
 	// minFlopsPerThread is the work (multiply-adds) from which a product
 	// gets a second goroutine: about 8 µs of one core on the set's
@@ -51,8 +52,10 @@ var goSet = kernelSet{
 	gemvF32: gemvGo[float32](), gemvF64: gemvGo[float64](),
 	copyRows128:    copyRows128Go,
 	copyRows64:     copyRows64Go,
-	wideRows128F32: wideRows128Go[float32],
-	wideRows128F64: wideRows128Go[float64],
+	wideRows128F32: wideRowsGo[float32, [128]byte],
+	wideRows128F64: wideRowsGo[float64, [128]byte],
+	wideRows64F32:  wideRowsGo[float32, [64]byte],
+	wideRows64F64:  wideRowsGo[float64, [64]byte],
 	// The Go kernels run at about an eighth of the AVX-512 ones.
 	minFlopsPerThread: avx512MinFlopsPerThread / 8,
 }

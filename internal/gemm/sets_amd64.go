@@ -12,6 +12,7 @@ func init() {
 	avx2.smallF64, avx2.smallWidthF64 = smallF64AVX2, smallWidthF64AVX2
 	avx2.gemvF32, avx2.gemvF64 = gemvAVX2F32, gemvAVX2F64
 	avx2.copyRows64 = copyRows64AVX2
+	avx2.wideRows64F32, avx2.wideRows64F64 = wideRows64F32AVX2, wideRows64F64AVX2
 	avx2.minFlopsPerThread = avx512MinFlopsPerThread / 2 // half as wide vectors
 	kernelSets.Add(kernels.AVX2, avx2)
 
