@@ -6,9 +6,7 @@ import "github.com/tensor-go/tensor/internal/kernels"
 // 3) into float64 accumulators, one accumulator per row, in vec's order
 // for a run of three followed by the accumulator's step (see ProdSeg3F64).
 // The wrappers pass a kernel whole blocks of rows (block rows each) and
-// give the rest to the Go twin, which is the whole generic entry. Only an AVX-512 set has
-// kernels: the permutes that gather a column of a block of rows come one
-// instruction per column step there.
+// give the rest to the Go twin, which is the whole generic entry.
 type seg3Kernels struct {
 	prodF32 func(acc []float64, x []float32)
 	sumF32  func(acc []float64, x []float32)

@@ -295,3 +295,60 @@ TEXT ·prodSeg3F64AVX512(SB), NOSPLIT, $0-48
 // func sumSeg3F64AVX512(acc, x []float64)
 TEXT ·sumSeg3F64AVX512(SB), NOSPLIT, $0-48
 	SEG3PD(VADDPD)
+
+// SEG3_256 is the AVX2 body: four rows a step, three vectors of four
+// float64 (LD loads or widens four elements, VB bytes of them):
+//
+//	Y0 = a0 a1 | a2 b0   Y1 = b1 b2 | c0 c1   Y2 = c2 d0 | d1 d2
+//	U  = a0 a1 | c0 c1 (blend)   V = a2 b0 | c2 d0 (lane permute)   W = b1 b2 | d1 d2 (blend)
+//	column 0 = a0 b0 | c0 d0 = shuffle(U, V), column 1 = shuffle(U, W), column 2 = shuffle(V, W)
+//
+// one cross-lane permute per step, the rest in-lane.
+#define SEG3_256(LD, VB, OP) \
+	MOVQ acc_base+0(FP), DI; \
+	MOVQ acc_len+8(FP), CX; \
+	MOVQ x_base+24(FP), SI; \
+	SHRQ $2, CX; \
+	JZ   done; \
+loop: \
+	PREFETCHT0 PREFETCH(SI); \
+	LD((SI), Y0); \
+	LD(VB(SI), Y1); \
+	LD((2*VB)(SI), Y2); \
+	VBLENDPD   $0x0c, Y1, Y0, Y3; \
+	VPERM2F128 $0x21, Y2, Y0, Y4; \
+	VBLENDPD   $0x0c, Y2, Y1, Y5; \
+	VSHUFPD    $0x0a, Y4, Y3, Y6; \
+	VSHUFPD    $0x05, Y5, Y3, Y7; \
+	VSHUFPD    $0x0a, Y5, Y4, Y8; \
+	OP         Y8, Y6, Y6; \
+	OP         Y7, Y6, Y6; \
+	VMOVUPD    (DI), Y9; \
+	OP         Y6, Y9, Y9; \
+	VMOVUPD    Y9, (DI); \
+	ADDQ       $(3*VB), SI; \
+	ADDQ       $32, DI; \
+	DECQ       CX; \
+	JNZ        loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define LDPD256(m, y) VMOVUPD m, y
+#define LDPS2PD256(m, y) VCVTPS2PD m, y
+
+// func prodSeg3F32AVX2(acc []float64, x []float32)
+TEXT ·prodSeg3F32AVX2(SB), NOSPLIT, $0-48
+	SEG3_256(LDPS2PD256, 16, VMULPD)
+
+// func sumSeg3F32AVX2(acc []float64, x []float32)
+TEXT ·sumSeg3F32AVX2(SB), NOSPLIT, $0-48
+	SEG3_256(LDPS2PD256, 16, VADDPD)
+
+// func prodSeg3F64AVX2(acc, x []float64)
+TEXT ·prodSeg3F64AVX2(SB), NOSPLIT, $0-48
+	SEG3_256(LDPD256, 32, VMULPD)
+
+// func sumSeg3F64AVX2(acc, x []float64)
+TEXT ·sumSeg3F64AVX2(SB), NOSPLIT, $0-48
+	SEG3_256(LDPD256, 32, VADDPD)
