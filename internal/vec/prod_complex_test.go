@@ -107,3 +107,26 @@ func TestProdC64Specials(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkProdC64 times the complex64 product of 64K elements in lanes
+// under each kernel set against one chain of products from the left (the
+// order before the lanes: every product waits for the last).
+func BenchmarkProdC64(b *testing.B) {
+	defer func(saved prodKernels) { prodImpl = saved }(prodImpl)
+	a := filled(1<<16, complex64(1+1e-6i))
+	for _, v := range prodTable.Variants() {
+		b.Run(v.Name(), func(b *testing.B) {
+			prodImpl = v.K
+			b.SetBytes(int64(8 * len(a)))
+			for b.Loop() {
+				sinkC128 = ProdC64(a)
+			}
+		})
+	}
+	b.Run("one-chain", func(b *testing.B) {
+		b.SetBytes(int64(8 * len(a)))
+		for b.Loop() {
+			sinkC128 = prodC64Left(a)
+		}
+	})
+}

@@ -83,3 +83,25 @@ func checkSeg3[T float32 | float64](t *testing.T, name string, n, off int, gen f
 		}
 	}
 }
+
+// BenchmarkSeg3 times the product of rows of three (4096 rows, in L1)
+// under each kernel set; the generic entry is the Go loop.
+func BenchmarkSeg3(b *testing.B) {
+	defer func(saved seg3Kernels) { seg3Impl = saved }(seg3Impl)
+	acc := filled(4096, 1.0)
+	x32, x64 := filled(3*4096, float32(1)), filled(3*4096, 1.0)
+	for _, v := range seg3Table.Variants() {
+		b.Run("f32/"+v.Name(), func(b *testing.B) {
+			seg3Impl = v.K
+			for b.Loop() {
+				ProdSeg3F32(acc, x32)
+			}
+		})
+		b.Run("f64/"+v.Name(), func(b *testing.B) {
+			seg3Impl = v.K
+			for b.Loop() {
+				ProdSeg3F64(acc, x64)
+			}
+		})
+	}
+}
