@@ -18,58 +18,69 @@ import (
 // precision). The Go type's width never matters: int8(3) and int64(3) are
 // the same operand, as 3 and 3.0 are in NumPy.
 
-// hostScalar is a Go scalar operand held exactly: val is a 0-d tensor of
-// the dtype of its Go type (int as int64, uint as uint64), and kind is the
-// kind the promotion rules see.
+// hostScalar is a Go scalar operand held exactly: bits holds its value in
+// dt, the dtype of its Go type (int as int64, uint as uint64), and kind is
+// the kind the promotion rules see. It is a plain value, so that parsing
+// an operand allocates nothing: only the tensor as makes does.
 type hostScalar struct {
-	val  *Tensor
+	bits [2]uint64 // room for any element, complex128 included
+	dt   dtype.DType
 	kind dtype.Kind
 	orig any // as the caller passed it, for error messages
+}
+
+// scalarOf holds v as a hostScalar of its Go type's dtype.
+func scalarOf[T Element](v T) hostScalar {
+	s := hostScalar{dt: dtypeOf[T]()}
+	*(*T)(unsafe.Pointer(&s.bits)) = v
+	s.kind = s.dt.Kind()
+	return s
 }
 
 // parseScalar recognises the Go scalar types, and types defined on them
 // (type Celsius float64), which are read as their underlying type.
 func parseScalar(v any) (hostScalar, bool) {
-	var t *Tensor
+	var s hostScalar
 	switch x := v.(type) {
 	case bool:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case int:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case int8:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case int16:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case int32:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case int64:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case uint:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case uint8:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case uint16:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case uint32:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case uint64:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case float16.Float16:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case bfloat16.BFloat16:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case float32:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case float64:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case complex64:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	case complex128:
-		t = ScalarOf(x)
+		s = scalarOf(x)
 	default:
 		return parseDefined(v)
 	}
-	return hostScalar{val: t, kind: t.dtype.Kind(), orig: v}, true
+	s.orig = v
+	return s, true
 }
 
 // parseDefined handles defined types whose underlying type is a Go bool or
@@ -105,25 +116,35 @@ func parseDefined(v any) (hostScalar, bool) {
 // an integer dtype (int8 × 300 and uint8 × -1 are errors, not wraps);
 // everything else converts by the casting rules, so a float scalar rounds
 // into a float16 tensor (1e5 becomes +Inf) and an integer into a float one.
+// The tensor, its value and the conversion's source are one allocation.
 func (s hostScalar) as(op string, dt dtype.DType) (*Tensor, error) {
-	if dt.IsInteger() && s.val.dtype.IsInteger() && !fitsDType(s.val, dt) {
+	if dt.IsInteger() && s.dt.IsInteger() && !fitsDType(s, dt) {
 		return nil, opErr(op, ErrValue, "Go scalar %v (%T) is outside the range of %v", s.orig, s.orig, dt)
 	}
-	if dt == s.val.dtype {
-		return s.val, nil
+	h := new(scalarHeader)
+	h.t.shape, h.t.strides = []int{}, []int{}
+	h.t.dtype, h.t.storage, h.t.n = dt, unsafe.Pointer(&h.value), 1
+	if dt == s.dt {
+		h.value = s.bits
+	} else {
+		h.source = s.bits
+		cast.Run(unsafe.Pointer(&h.value), dt, 0, unsafe.Pointer(&h.source), s.dt, 0, 1)
 	}
-	out, err := empty(dt, nil)
-	if err != nil {
-		return nil, wrapErr(op, err)
-	}
-	cast.Run(out.storage, dt, 0, s.val.storage, s.val.dtype, 0, 1)
-	return out, nil
+	return &h.t, nil
 }
 
-// fitsDType reports whether the integer in the 0-d tensor v lies within the
-// range of the integer dtype dt.
-func fitsDType(v *Tensor, dt dtype.DType) bool {
-	neg, mag := integerValue(v)
+// scalarHeader is a 0-d tensor with its element and the element it was
+// converted from, allocated together.
+type scalarHeader struct {
+	t      Tensor
+	value  [2]uint64
+	source [2]uint64
+}
+
+// fitsDType reports whether the integer scalar s lies within the range of
+// the integer dtype dt.
+func fitsDType(s hostScalar, dt dtype.DType) bool {
+	neg, mag := integerValue(s)
 	bits := dt.Bits()
 	switch {
 	case neg && !dt.IsSigned():
@@ -138,20 +159,19 @@ func fitsDType(v *Tensor, dt dtype.DType) bool {
 	return mag <= 1<<bits-1
 }
 
-// integerValue reads the integer in the 0-d tensor v as a sign and a
-// magnitude, widening through int64 or uint64 by its signedness.
-func integerValue(v *Tensor) (neg bool, mag uint64) {
-	var i int64
-	var u uint64
-	if v.dtype.IsSigned() {
-		cast.Run(unsafe.Pointer(&i), dtype.Int64, 0, v.storage, v.dtype, 0, 1)
-		if i < 0 {
+// integerValue reads the integer scalar s as a sign and a magnitude,
+// widening through int64 or uint64 by its signedness.
+func integerValue(s hostScalar) (neg bool, mag uint64) {
+	var w [2]uint64
+	if s.dt.IsSigned() {
+		cast.Run(unsafe.Pointer(&w), dtype.Int64, 0, unsafe.Pointer(&s.bits), s.dt, 0, 1)
+		if i := int64(w[0]); i < 0 {
 			return true, -uint64(i) // right for int64 min too: it wraps to 2^63
 		}
-		return false, uint64(i)
+		return false, w[0]
 	}
-	cast.Run(unsafe.Pointer(&u), dtype.Uint64, 0, v.storage, v.dtype, 0, 1)
-	return false, u
+	cast.Run(unsafe.Pointer(&w), dtype.Uint64, 0, unsafe.Pointer(&s.bits), s.dt, 0, 1)
+	return false, w[0]
 }
 
 // Scalar returns a 0-d tensor holding the Go bool or number v in the
