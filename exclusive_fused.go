@@ -203,12 +203,18 @@ func exclusiveRows4[T float32 | float64](x, o, s []T, n int) {
 // exclusiveFusedColumns handles groups whose elements are runs of g.inner
 // > 1 positions: each group is g.n rows of g.inner, the passes go row by
 // row over a strip of columns. The work items, one strip of one group
-// each, are shared between goroutines. Strips of at least blockedMinWidth
-// columns take the blocked passes (exclusiveStripBlocked) with the vector
-// kernels; narrower ones the plain loops of exclusiveStrip.
+// each, are shared between goroutines. float32 groups take the strip
+// kernel (exclusiveTallStrips, or exclusiveBands for tall groups; tests
+// turn this off with a tallStripRows of 0); float64 strips of at least
+// blockedMinWidth columns take the blocked passes (exclusiveStripBlocked)
+// with the vector kernels, narrower ones the plain loops of exclusiveStrip.
 func exclusiveFusedColumns[T float32 | float64](x, out, scale []T, g groups) {
-	if x32, ok := any(x).([]float32); ok && g.n <= min(tallStripRows(), tallColumnRows) {
-		exclusiveTallStrips(x32, any(out).([]float32), any(scale).([]float32), g)
+	if x32, ok := any(x).([]float32); ok && tallStripRows() > 0 {
+		if g.n <= min(tallStripRows(), tallColumnRows) {
+			exclusiveTallStrips(x32, any(out).([]float32), any(scale).([]float32), g)
+		} else {
+			exclusiveBands(x32, any(out).([]float32), any(scale).([]float32), g)
+		}
 		return
 	}
 	w := iter.Workers(len(x))
@@ -261,7 +267,7 @@ func exclusiveFusedColumns[T float32 | float64](x, out, scale []T, g groups) {
 // the tall strips (exclusiveTallStrips): a strip of vec.ColumnsWidth
 // columns then keeps its input and prefix products (vec.ColumnsScratch) in
 // half the L2 cache, so the input crosses memory once and the output once.
-// Taller groups take the blocked passes, which read the input twice. A
+// Taller groups go in bands (exclusiveBands), which read the input twice. A
 // variable so that tests can make short groups take either way.
 var tallStripRows = func() int { return kernels.CacheSizes().L2 / 2 / (4 * vec.ColumnsScratch(1)) }
 
@@ -271,8 +277,8 @@ var tallStripRows = func() int { return kernels.CacheSizes().L2 / 2 / (4 * vec.C
 // second-level TLB hold, so that every row costs two page walks (under a
 // hypervisor, nested ones): at 4096 rows a strip ran at a quarter of the
 // speed per element it had at 512 (Sapphire Rapids under KVM), no faster
-// than the blocked passes.
-const tallColumnRows = 1024
+// than the blocked passes. A variable so that tests can make short bands.
+var tallColumnRows = 1024
 
 // exclusiveTallStrips is exclusiveFusedColumns for float32 groups of at
 // most tallStripRows and tallColumnRows rows: each work item is a strip of up to
@@ -303,6 +309,99 @@ func exclusiveTallStrips(x, out, scale []float32, g groups) {
 			vec.ExclusiveColumnsF32(&c)
 		}
 	})
+}
+
+// bandRows is how many rows of a taller group one band of the strips
+// covers (exclusiveBands): half of tallColumnRows, where a strip ran
+// fastest per element, the pages of its rows well within the TLB.
+func bandRows() int { return max(1, tallColumnRows/2) }
+
+// exclusiveBands is exclusiveTallStrips for groups of more than
+// tallColumnRows rows, cut into bands of bandRows. A first pass from the
+// last row up multiplies whole rows into running products and keeps, at
+// each band's lower edge, the product of the rows below it (a mark, as in
+// exclusiveStripBlocked, here one row of float64 per band). Then, band by
+// band from the top, each strip of the band takes the strip kernel from
+// the running products its prefix pass reached in the band above and from
+// its band's mark: within a band, consecutive strips reuse the same pages,
+// which stay in the TLB. The input crosses memory twice, the output once,
+// streamed when large; the products are exclusiveStrip's in its order.
+func exclusiveBands(x, out, scale []float32, g groups) {
+	const width = vec.ColumnsWidth
+	rows := min(bandRows(), tallStripRows())
+	bands := (g.n + rows - 1) / rows
+	per := (g.inner + width - 1) / width
+	block := g.n * g.inner
+	stream := len(out)*4 >= ewise.StreamOutputBytes
+	w := iter.Workers(len(x))
+	for o := range g.outer {
+		xb, ob := x[o*block:(o+1)*block], out[o*block:(o+1)*block]
+		mp := bandMarks(xb, g.n, g.inner, rows, w)
+		marks := *mp
+		iter.Parallel(per, w, func(lo, hi int) {
+			sc := tallScratches.Get()
+			defer tallScratches.Put(sc)
+			if need := vec.ColumnsScratch(rows); len(*sc) < need {
+				*sc = make([]float32, need)
+			}
+			pre := make([]float64, (hi-lo)*width)
+			for j := range pre {
+				pre[j] = 1
+			}
+			c := vec.Columns{Scratch: *sc, OStride: g.inner, XStride: g.inner, Stream: stream}
+			for b := range bands {
+				r0 := b * rows
+				c.N = min(g.n, r0+rows) - r0
+				for k := lo; k < hi; k++ {
+					j0, j1 := k*width, min((k+1)*width, g.inner)
+					c.X, c.O, c.W = xb[r0*g.inner+j0:], ob[r0*g.inner+j0:], j1-j0
+					c.Pre, c.Suf = pre[(k-lo)*width:][:c.W], marks[b*g.inner+j0:b*g.inner+j1]
+					if scale != nil {
+						c.S = scale[o*g.inner+j0 : o*g.inner+j1]
+					}
+					vec.ExclusiveColumnsF32(&c)
+				}
+			}
+		})
+		markScratches.Put(mp)
+	}
+}
+
+// markScratches keeps the bands' marks between calls (bands·inner
+// float64: 256 KiB for 4096² float32), which would otherwise be fresh
+// memory each call.
+var markScratches = scratch.List[[]float64]{New: func() *[]float64 { return new([]float64) }}
+
+// bandMarks returns, for each band of rows rows of a group of n rows of
+// inner, the product of the rows below it (ones for the last band),
+// multiplied from the last row up one element at a time, as the suffix
+// pass does: a row of inner float64 per band, the columns shared between
+// goroutines in whole cache lines. The caller puts the result back in
+// markScratches.
+func bandMarks(x []float32, n, inner, rows, w int) *[]float64 {
+	bands := (n + rows - 1) / rows
+	mp := markScratches.Get()
+	if cap(*mp) < bands*inner {
+		*mp = make([]float64, bands*inner)
+	}
+	marks := (*mp)[:bands*inner]
+	const line = 16
+	piece := ((inner+w-1)/w + line - 1) / line * line
+	iter.Parallel((inner+piece-1)/piece, w, func(lo, hi int) {
+		j0, j1 := lo*piece, min(hi*piece, inner)
+		last := marks[(bands-1)*inner+j0 : (bands-1)*inner+j1]
+		for j := range last {
+			last[j] = 1
+		}
+		for b := bands - 1; b > 0; b-- {
+			next := marks[(b-1)*inner+j0 : (b-1)*inner+j1]
+			copy(next, marks[b*inner+j0:b*inner+j1])
+			for i := min(n, (b+1)*rows) - 1; i >= b*rows; i-- {
+				vec.MulF64F32(next, next, x[i*inner+j0:i*inner+j1])
+			}
+		}
+	})
+	return mp
 }
 
 // tallScratches keeps each goroutine's scratch of the tall strips between

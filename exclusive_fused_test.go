@@ -130,14 +130,16 @@ func TestExclusiveProdMulShapesAndDTypes(t *testing.T) {
 	}
 }
 
-// The blocked column passes and the tall strips give the generic passes'
-// bits whatever the blocks and strips, streamed or not: with blocks of eight rows, groups of a few blocks and a
+// The blocked column passes, the tall strips and their bands give the
+// generic passes' bits whatever the blocks, strips and bands, streamed or not: with blocks of eight rows, groups of a few blocks and a
 // remainder, strips with a narrow last one, zeros, infinities and NaN
 // inside and across blocks, with and without the factor.
 func TestExclusiveBlockedMatchesGeneric(t *testing.T) {
-	old, oldTall, oldStream := blockedPanel, tallStripRows, ewise.StreamOutputBytes
+	old, oldTall, oldStream, oldColumns := blockedPanel, tallStripRows, ewise.StreamOutputBytes, tallColumnRows
 	blockedPanel = 1 // eight rows a block
-	defer func() { blockedPanel, tallStripRows, ewise.StreamOutputBytes = old, oldTall, oldStream }()
+	defer func() {
+		blockedPanel, tallStripRows, ewise.StreamOutputBytes, tallColumnRows = old, oldTall, oldStream, oldColumns
+	}()
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, dt := range []DType{Float32, Float64} {
 		for _, s := range [][]int{{8, 64}, {9, 64}, {7, 65}, {17, 600}, {40, 513}, {2, 33, 100}, {3, 25, 1100}} {
@@ -157,15 +159,18 @@ func TestExclusiveBlockedMatchesGeneric(t *testing.T) {
 			kept := x.Shape()
 			kept[axis] = 1
 			wantMul := Must(Mul(Must(gv.Reshape(kept...)), want))
-			for mode := range 4 {
-				tall, stream := mode&1 == 1, mode&2 == 2
-				if !tall {
+			for mode := range 6 {
+				tall, stream, bands := mode&1 == 1, mode&2 == 2, mode >= 4
+				if !tall && !bands {
 					tallStripRows = func() int { return 0 }
+				}
+				if bands {
+					tallColumnRows = 2 + mode%2*4 // bands of one and of three rows
 				}
 				if stream {
 					ewise.StreamOutputBytes = 0
 				}
-				name := fmt.Sprintf("%s tall=%v stream=%v %s", dt, tall, stream, shapeName(s, axis, 0))
+				name := fmt.Sprintf("%s tall=%v stream=%v bands=%v %s", dt, tall, stream, bands, shapeName(s, axis, 0))
 				for _, procs := range []int{1, 3} {
 					prev := runtime.GOMAXPROCS(procs)
 					got, err := ExclusiveProd(x, Axis(axis))
@@ -177,7 +182,7 @@ func TestExclusiveBlockedMatchesGeneric(t *testing.T) {
 					sameBits(t, "blocked ExclusiveProd "+name+fmt.Sprint(" procs ", procs), got, want)
 					sameBits(t, "blocked ExclusiveProdMul "+name+fmt.Sprint(" procs ", procs), gotMul, wantMul)
 				}
-				tallStripRows, ewise.StreamOutputBytes = oldTall, oldStream
+				tallStripRows, ewise.StreamOutputBytes, tallColumnRows = oldTall, oldStream, oldColumns
 			}
 		}
 	}

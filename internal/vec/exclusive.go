@@ -131,8 +131,15 @@ func ColumnsScratch(n int) int { return 2 * n * ColumnsWidth }
 // caches), which the kernels do only where every row is whole 64-byte
 // lines (W = ColumnsWidth, O's rows 64-byte aligned). O may be X itself,
 // with the same stride: the strip is then computed in place.
+//
+// Pre and Suf, when given (W elements each), make the strip a band of
+// rows of a taller group: the first pass starts from the running products
+// in Pre (those of the rows above the band) and leaves there the products
+// it reached (for the next band), and the second pass starts from Suf (the
+// product of the rows below the band); without them both start from 1.
 type Columns struct {
 	O, X, S, Scratch []float32
+	Pre, Suf         []float64
 	OStride, XStride int
 	N, W             int
 	Stream           bool
@@ -142,8 +149,9 @@ type Columns struct {
 // the strip c describes, both passes in one call, the running products in
 // float64:
 //
-//	run[j] = 1; for i := 0; i < N; i++ { pre[i][j] = float32(run[j]); run[j] *= float64(x[i][j]) }
-//	run[j] = 1; for i := N-1; i >= 0; i-- { o[i][j] = s[j] * float32(float64(pre[i][j])*run[j]); run[j] *= float64(x[i][j]) }
+//	run[j] = 1 (or Pre[j]); for i := 0; i < N; i++ { pre[i][j] = float32(run[j]); run[j] *= float64(x[i][j]) }
+//	Pre[j] = run[j] (given Pre)
+//	run[j] = 1 (or Suf[j]); for i := N-1; i >= 0; i-- { o[i][j] = s[j] * float32(float64(pre[i][j])*run[j]); run[j] *= float64(x[i][j]) }
 //
 // (without S, o[i][j] is the float32 product itself). The input is read
 // from memory once: the first pass keeps the strip's rows and prefix
@@ -154,6 +162,7 @@ func ExclusiveColumnsF32(c *Columns) {
 		return
 	}
 	if c.W > ColumnsWidth || len(c.Scratch) < ColumnsScratch(c.N) || (c.S != nil && len(c.S) < c.W) ||
+		(c.Pre != nil && len(c.Pre) < c.W) || (c.Suf != nil && len(c.Suf) < c.W) ||
 		len(c.X) < (c.N-1)*c.XStride+c.W || len(c.O) < (c.N-1)*c.OStride+c.W || c.XStride < c.W || c.OStride < c.W {
 		panic("vec: ExclusiveColumnsF32: strip out of its slices")
 	}
@@ -164,9 +173,15 @@ func columnsGo(c *Columns) {
 	var run [ColumnsWidth]float64
 	w := c.W
 	pre := c.Scratch[c.N*ColumnsWidth : 2*c.N*ColumnsWidth]
-	for j := range w {
-		run[j] = 1
+	start := func(from []float64) {
+		for j := range w {
+			run[j] = 1
+			if from != nil {
+				run[j] = from[j]
+			}
+		}
 	}
+	start(c.Pre)
 	for i := range c.N {
 		x, p := c.X[i*c.XStride:][:w], pre[i*ColumnsWidth:][:w]
 		for j, v := range x {
@@ -174,9 +189,10 @@ func columnsGo(c *Columns) {
 			run[j] *= float64(v)
 		}
 	}
-	for j := range w {
-		run[j] = 1
+	if c.Pre != nil {
+		copy(c.Pre[:w], run[:w])
 	}
+	start(c.Suf)
 	for i := c.N - 1; i >= 0; i-- {
 		x, p, o := c.X[i*c.XStride:][:w], pre[i*ColumnsWidth:][:w], c.O[i*c.OStride:][:w]
 		if c.S == nil {

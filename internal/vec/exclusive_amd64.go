@@ -30,7 +30,7 @@ func exclusiveSuffixAVX2(o []float32, run []float64, x []float32)
 func exclusiveSuffixScaledAVX2(o []float32, run []float64, x, s []float32)
 
 //go:noescape
-func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream bool)
+func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream bool, pre, suf *float64)
 
 //go:noescape
 func exclusiveSuffixIntoAVX512(o, pre []float32, run []float64, x, s []float32, stream bool)
@@ -65,7 +65,14 @@ func columnsAVX512(c *Columns) {
 		s = &c.S[0]
 	}
 	stream := c.Stream && c.W == ColumnsWidth && c.OStride%16 == 0 && uintptr(unsafe.Pointer(&c.O[0]))%64 == 0
-	exclusiveColumnsAVX512(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, c.W, stream)
+	var pre, suf *float64
+	if c.Pre != nil {
+		pre = &c.Pre[0]
+	}
+	if c.Suf != nil {
+		suf = &c.Suf[0]
+	}
+	exclusiveColumnsAVX512(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, c.W, stream, pre, suf)
 }
 
 // The AVX2 kernels stop at the last whole vector of four; the twins finish.

@@ -249,8 +249,8 @@ scaled4Done:
 	VCVTPS2PD 96(R9), Z15; \
 	VMULPD    Z15, Z3, Z3
 
-// func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream bool)
-TEXT ·exclusiveColumnsAVX512(SB), NOSPLIT, $0-65
+// func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream bool, pre, suf *float64)
+TEXT ·exclusiveColumnsAVX512(SB), NOSPLIT, $0-88
 	MOVQ o+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ s+16(FP), R8
@@ -294,6 +294,15 @@ columnsOnes:
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
+	MOVQ         pre+72(FP), BX
+	TESTQ        BX, BX
+	JZ           columnsStart
+	VMOVUPD      (BX), K1, Z0
+	VMOVUPD      64(BX), K2, Z1
+	VMOVUPD      128(BX), K3, Z2
+	VMOVUPD      192(BX), K4, Z3
+
+columnsStart:
 	MOVQ         R12, R13
 	IMULQ        $COLUMNS_PREFETCH, R13
 	MOVQ         CX, DX
@@ -329,12 +338,29 @@ columnsPrefix:
 	DECQ          DX
 	JNZ           columnsPrefix
 
+	TESTQ   BX, BX
+	JZ      columnsSecond
+	VMOVUPD Z0, K1, (BX)
+	VMOVUPD Z1, K2, 64(BX)
+	VMOVUPD Z2, K3, 128(BX)
+	VMOVUPD Z3, K4, 192(BX)
+
+columnsSecond:
 	// The second pass, from the last row up: DI to o's last row.
 	MOVQ         $0x3ff0000000000000, AX
 	VPBROADCASTQ AX, Z0
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
+	MOVQ         suf+80(FP), BX
+	TESTQ        BX, BX
+	JZ           columnsSecondStart
+	VMOVUPD      (BX), K1, Z0
+	VMOVUPD      64(BX), K2, Z1
+	VMOVUPD      128(BX), K3, Z2
+	VMOVUPD      192(BX), K4, Z3
+
+columnsSecondStart:
 	MOVQ         CX, AX
 	DECQ         AX
 	IMULQ        R11, AX

@@ -74,16 +74,23 @@ func TestExclusiveKernelsMatchTwins(t *testing.T) {
 // suffixGo, suffixScaledGo): the strip kernel must give their bits.
 func columnsReference(c *Columns) {
 	run := make([]float64, c.W)
-	for j := range run {
-		run[j] = 1
+	start := func(from []float64) {
+		for j := range run {
+			run[j] = 1
+			if from != nil {
+				run[j] = from[j]
+			}
+		}
 	}
+	start(c.Pre)
 	row := func(a []float32, i, stride int) []float32 { return a[i*stride:][:c.W] }
 	for i := range c.N {
 		prefixGo(row(c.O, i, c.OStride), run, row(c.X, i, c.XStride))
 	}
-	for j := range run {
-		run[j] = 1
+	if c.Pre != nil {
+		copy(c.Pre, run)
 	}
+	start(c.Suf)
 	for i := c.N - 1; i >= 0; i-- {
 		if c.S == nil {
 			suffixGo(row(c.O, i, c.OStride), run, row(c.X, i, c.XStride))
@@ -104,8 +111,8 @@ func TestExclusiveColumnsMatchRows(t *testing.T) {
 	for _, v := range variants {
 		for w := 1; w <= ColumnsWidth; w++ {
 			for _, n := range []int{1, 2, 3, 8, 9, 33} {
-				for trial := range 4 {
-					scaled, stream := trial&1 == 1, trial&2 == 2
+				for trial := range 8 {
+					scaled, stream, band := trial&1 == 1, trial&2 == 2, trial&4 == 4
 					xstride, ostride := w+rng.IntN(5), w+rng.IntN(3)
 					if stream {
 						ostride = (w + 15) &^ 15
@@ -120,16 +127,44 @@ func TestExclusiveColumnsMatchRows(t *testing.T) {
 					if scaled {
 						s = exclusiveInputs(rng, w)
 					}
+					var pre0, suf []float64
+					if band {
+						pre0, suf = make([]float64, w+guard), make([]float64, w)
+						for j := range pre0 {
+							pre0[j] = float64(exclusiveInputs(rng, 1)[0])
+						}
+						for j := range suf {
+							suf[j] = float64(exclusiveInputs(rng, 1)[0]) * float64(exclusiveInputs(rng, 1)[0])
+						}
+					}
+					var pre, wantPre []float64
+					if band {
+						pre, wantPre = append([]float64{}, pre0...), append([]float64{}, pre0...)
+					}
 					c := Columns{O: buf[off:], X: x, S: s, Scratch: make([]float32, ColumnsScratch(n)),
-						OStride: ostride, XStride: xstride, N: n, W: w, Stream: stream}
+						OStride: ostride, XStride: xstride, N: n, W: w, Stream: stream, Suf: suf}
+					if band {
+						c.Pre = pre[:w]
+					}
 					v.K.columns(&c)
 					c.O = want[off:]
+					if band {
+						c.Pre = wantPre[:w]
+					}
 					columnsGo(&c)
+					for j := range pre {
+						if !sameF64(pre[j], wantPre[j]) {
+							t.Fatalf("%s w=%d n=%d: Pre[%d] = %v, twin %v (guard from %d)", v.Name(), w, n, j, pre[j], wantPre[j], w)
+						}
+					}
 					if !stream && ostride == xstride && v.K.suffixInto != nil { // not the row passes
 						// In place: the results over the input itself.
 						in := append([]float32{}, x...)
 						c := c
 						c.O, c.X = in, in
+						if band {
+							c.Pre = append([]float64{}, pre0[:w]...)
+						}
 						v.K.columns(&c)
 						for i := range n {
 							for j := range w {
