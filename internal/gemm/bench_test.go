@@ -152,10 +152,15 @@ func BenchmarkMulComplex(b *testing.B) {
 }
 
 // BenchmarkMulTransposed times the three layouts of a backward pass at
-// 1024³ float32 beside the plain product: nn is A·B, tn is Aᵀ·B (A stored
+// 512³ and 1024³ float32 beside the plain product: nn is A·B, tn is Aᵀ·B (A stored
 // k×m, as in dB = Aᵀ·G) and nt is A·Bᵀ (B stored n×k, as in dA = G·Bᵀ).
 func BenchmarkMulTransposed(b *testing.B) {
-	const size = 1024
+	for _, size := range []int{512, 1024} {
+		benchMulTransposed(b, size)
+	}
+}
+
+func benchMulTransposed(b *testing.B, size int) {
 	for _, th := range []int{1, 2} {
 		for _, layout := range []string{"nn", "tn", "nt", "tt"} {
 			b.Run(fmt.Sprintf("f32/%d/%s/t%d", size, layout, th), func(b *testing.B) {
@@ -174,7 +179,7 @@ func BenchmarkMulTransposed(b *testing.B) {
 				for b.Loop() {
 					Mul(size, size, size, x, y, c, opt)
 				}
-				reportFlops(b, 2*size*size*size, cpu)
+				reportFlops(b, 2*float64(size*size*size), cpu)
 			})
 		}
 	}
