@@ -222,6 +222,38 @@ func TestTiledLongRows(t *testing.T) {
 	}
 }
 
+// TestTiledMovedDimension checks a reversed 3-D input, which moves least
+// along the output's outermost dimension: the plan is tiled over that
+// dimension and the innermost (with the real tile shape), on one and two
+// goroutines.
+func TestTiledMovedDimension(t *testing.T) {
+	const d0, d1, d2 = 70, 3, 45
+	in := make([]int32, d0*d1*d2)
+	for i := range in {
+		in[i] = int32(4 * i)
+	}
+	n := d0 * d1 * d2
+	p := NewPlan([]int{d0, d1, d2}, []int{8 * d1 * d2, 8 * d2, 8}, []int{4, 4 * d0, 4 * d0 * d1})
+	tl, ok := p.tiling([]int{8, 4}, 1)
+	if !ok || tl.rows != d0 || tl.cols != d2 {
+		t.Fatalf("plan %v %v: tiled %v over %d×%d, want %d×%d", p.shape, p.strides, ok, tl.rows, tl.cols, d0, d2)
+	}
+	for _, w := range []int{1, 2} {
+		out := make([]int64, n+2)
+		out[0], out[n+1] = sentinel, sentinel
+		p.Execute([]unsafe.Pointer{unsafe.Pointer(&out[1]), unsafe.Pointer(&in[0])}, []int{8, 4}, w, func() Kernel { return encoder })
+		for e := range n {
+			i, j, k := e/(d1*d2), e/d2%d1, e%d2
+			if got, want := out[1+e], encode([]int{4 * (i + d0*j + d0*d1*k)}); got != want {
+				t.Fatalf("w=%d: out[%d][%d][%d] = %x, want %x", w, i, j, k, got, want)
+			}
+		}
+		if out[0] != sentinel || out[n+1] != sentinel {
+			t.Fatalf("w=%d: a write outside the output", w)
+		}
+	}
+}
+
 // TestReusedLongRows checks the reusing walk at its real chunk size: an
 // input broadcast along the middle of three dimensions, rows of two full
 // chunks and a partial one, on one goroutine and on two (which also cut

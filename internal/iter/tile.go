@@ -43,10 +43,19 @@ type tiling struct {
 // tiling returns the tiling of p for operands of the given element sizes
 // shared by w goroutines, if p is worth tiling: some input moves less
 // along the second-innermost dimension than along the innermost, and both
-// are long enough to cut into tiles.
+// are long enough to cut into tiles. An input that moves least along an
+// outer dimension (a reversed 3-D operand) is tiled over that dimension
+// and the innermost instead: the plan is walked with that dimension moved
+// next to the innermost.
 func (p *Plan) tiling(sizes []int, w int) (tiling, bool) {
 	nd := len(p.shape)
-	if nd < 2 || p.empty || p.shape[nd-1] < minTiled || p.shape[nd-2] < minTiled {
+	if nd < 2 || p.empty {
+		return tiling{}, false
+	}
+	if f := p.againstDim(); f >= 0 && f < nd-2 && p.shape[f] >= minTiled {
+		p = p.moved(f)
+	}
+	if p.shape[nd-1] < minTiled || p.shape[nd-2] < minTiled {
 		return tiling{}, false
 	}
 	t := tiling{p: p, sizes: sizes, rows: p.shape[nd-2], cols: p.shape[nd-1]}
@@ -77,6 +86,51 @@ func (p *Plan) tiling(sizes []int, w int) (tiling, bool) {
 	}
 	t.units = outer * t.blocks
 	return t, true
+}
+
+// againstDim returns the outer dimension along which the first input that
+// moves less there than along the innermost dimension moves least, or -1.
+func (p *Plan) againstDim() int {
+	nd := len(p.shape)
+	for k := 1; k < len(p.strides); k++ {
+		st := p.strides[k]
+		f := -1
+		for d := range nd - 1 {
+			if s := abs(st[d]); s != 0 && (f < 0 || s < abs(st[f])) {
+				f = d
+			}
+		}
+		if f >= 0 && abs(st[f]) < abs(st[nd-1]) {
+			return f
+		}
+	}
+	return -1
+}
+
+// moved returns a copy of p with dimension f moved to second-innermost,
+// the others in their order.
+func (p *Plan) moved(f int) *Plan {
+	nd := len(p.shape)
+	q := &Plan{empty: p.empty}
+	q.strides = q.rows[:len(p.strides)]
+	all := make([]int, nd*(1+len(p.strides)))
+	order := func(dst, src []int) {
+		i := 0
+		for d := range nd - 1 {
+			if d != f {
+				dst[i] = src[d]
+				i++
+			}
+		}
+		dst[nd-2], dst[nd-1] = src[f], src[nd-1]
+	}
+	q.shape = all[:nd]
+	order(q.shape, p.shape)
+	for k, st := range p.strides {
+		q.strides[k] = all[(1+k)*nd : (2+k)*nd]
+		order(q.strides[k], st)
+	}
+	return q
 }
 
 // Tiled reports whether Execute walks p in tiles when its operands have
