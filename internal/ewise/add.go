@@ -54,6 +54,22 @@ func addKernel(dt dtype.DType) iter.Kernel {
 // addStreaming is Add's table of streaming kernels.
 func addStreaming(dt dtype.DType) iter.Kernel {
 	switch dt {
+	case dtype.Int8:
+		return realKernel(vec.AddI8Streaming, vec.AddScalarI8, addLoop[int8])
+	case dtype.Uint8:
+		return realKernel(unsignedBinary[uint8](vec.AddI8Streaming), unsignedScalar[uint8](vec.AddScalarI8), addLoop[uint8])
+	case dtype.Int16:
+		return realKernel(vec.AddI16Streaming, vec.AddScalarI16, addLoop[int16])
+	case dtype.Uint16:
+		return realKernel(unsignedBinary[uint16](vec.AddI16Streaming), unsignedScalar[uint16](vec.AddScalarI16), addLoop[uint16])
+	case dtype.Int32:
+		return realKernel(vec.AddI32Streaming, vec.AddScalarI32Streaming, addLoop[int32])
+	case dtype.Uint32:
+		return realKernel(unsignedBinary[uint32](vec.AddI32Streaming), unsignedScalar[uint32](vec.AddScalarI32Streaming), addLoop[uint32])
+	case dtype.Int64:
+		return realKernel(vec.AddI64Streaming, vec.AddScalarI64, addLoop[int64])
+	case dtype.Uint64:
+		return realKernel(unsignedBinary[uint64](vec.AddI64Streaming), unsignedScalar[uint64](vec.AddScalarI64), addLoop[uint64])
 	case dtype.Float32:
 		return realKernel(vec.AddF32Streaming, vec.AddScalarF32Streaming, addLoop[float32])
 	case dtype.Float64:

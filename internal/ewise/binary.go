@@ -61,10 +61,10 @@ func (op *Binary) Kernel(dt dtype.DType) iter.Kernel {
 }
 
 // Streaming returns the kernel for dtype dt for an output too large for the
-// caches: where vec has Streaming kernels (float32, float64) it stores every
-// contiguous run of the output around the cache, however short, saving the
-// read of each output line before it is written. For other dtypes it is
-// Kernel(dt).
+// caches: where vec has Streaming kernels (float32, float64 and the integer
+// types) it stores every contiguous run of the output around the cache,
+// however short, saving the read of each output line before it is
+// written. For other dtypes it is Kernel(dt).
 func (op *Binary) Streaming(dt dtype.DType) iter.Kernel {
 	if !dt.Valid() {
 		return nil

@@ -55,6 +55,22 @@ func mulKernel(dt dtype.DType) iter.Kernel {
 // mulStreaming is Mul's table of streaming kernels.
 func mulStreaming(dt dtype.DType) iter.Kernel {
 	switch dt {
+	case dtype.Int8:
+		return realKernel(vec.MulI8Streaming, vec.MulScalarI8, mulLoop[int8])
+	case dtype.Uint8:
+		return realKernel(unsignedBinary[uint8](vec.MulI8Streaming), unsignedScalar[uint8](vec.MulScalarI8), mulLoop[uint8])
+	case dtype.Int16:
+		return realKernel(vec.MulI16Streaming, vec.MulScalarI16, mulLoop[int16])
+	case dtype.Uint16:
+		return realKernel(unsignedBinary[uint16](vec.MulI16Streaming), unsignedScalar[uint16](vec.MulScalarI16), mulLoop[uint16])
+	case dtype.Int32:
+		return realKernel(vec.MulI32Streaming, vec.MulScalarI32Streaming, mulLoop[int32])
+	case dtype.Uint32:
+		return realKernel(unsignedBinary[uint32](vec.MulI32Streaming), unsignedScalar[uint32](vec.MulScalarI32Streaming), mulLoop[uint32])
+	case dtype.Int64:
+		return realKernel(vec.MulI64Streaming, vec.MulScalarI64, mulLoop[int64])
+	case dtype.Uint64:
+		return realKernel(unsignedBinary[uint64](vec.MulI64Streaming), unsignedScalar[uint64](vec.MulScalarI64), mulLoop[uint64])
 	case dtype.Float32:
 		return realKernel(vec.MulF32Streaming, vec.MulScalarF32Streaming, mulLoop[float32])
 	case dtype.Float64:

@@ -28,7 +28,9 @@ var (
 // addStreamGo is the Go twin of the add Streaming kernels.
 var addStreamGo = streamKernels{
 	f32: addNumbers[float32], f64: addNumbers[float64],
+	i8: addNumbers[int8], i16: addNumbers[int16], i32: addNumbers[int32], i64: addNumbers[int64],
 	scalarF32: addScalarNumbers[float32], scalarF64: addScalarNumbers[float64],
+	scalarI32: addScalarNumbers[int32],
 }
 
 // addStreamImpl is the add Streaming kernel set in use; init in the

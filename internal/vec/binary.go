@@ -284,10 +284,49 @@ func AddScalarF64Streaming(dst, a []float64, s float64) {
 	addStreamImpl.scalarF64(dst, a[:len(dst)], s)
 }
 
+// The integer Streaming kernels compute what MulI8 ... MulI64,
+// MulScalarI32 and their Add counterparts compute, streaming dst as the
+// float ones do (the other integer scalar kernels have no streaming form).
+
+// MulI8Streaming computes, streaming dst, dst[i] = a[i] * b[i], wrapping.
+func MulI8Streaming(dst, a, b []int8) { mulStreamImpl.i8(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulI16Streaming computes, streaming dst, dst[i] = a[i] * b[i], wrapping.
+func MulI16Streaming(dst, a, b []int16) { mulStreamImpl.i16(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulI32Streaming computes, streaming dst, dst[i] = a[i] * b[i], wrapping.
+func MulI32Streaming(dst, a, b []int32) { mulStreamImpl.i32(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulI64Streaming computes, streaming dst, dst[i] = a[i] * b[i], wrapping.
+func MulI64Streaming(dst, a, b []int64) { mulStreamImpl.i64(dst, a[:len(dst)], b[:len(dst)]) }
+
+// MulScalarI32Streaming computes, streaming dst, dst[i] = a[i] * s, wrapping.
+func MulScalarI32Streaming(dst, a []int32, s int32) { mulStreamImpl.scalarI32(dst, a[:len(dst)], s) }
+
+// AddI8Streaming computes, streaming dst, dst[i] = a[i] + b[i], wrapping.
+func AddI8Streaming(dst, a, b []int8) { addStreamImpl.i8(dst, a[:len(dst)], b[:len(dst)]) }
+
+// AddI16Streaming computes, streaming dst, dst[i] = a[i] + b[i], wrapping.
+func AddI16Streaming(dst, a, b []int16) { addStreamImpl.i16(dst, a[:len(dst)], b[:len(dst)]) }
+
+// AddI32Streaming computes, streaming dst, dst[i] = a[i] + b[i], wrapping.
+func AddI32Streaming(dst, a, b []int32) { addStreamImpl.i32(dst, a[:len(dst)], b[:len(dst)]) }
+
+// AddI64Streaming computes, streaming dst, dst[i] = a[i] + b[i], wrapping.
+func AddI64Streaming(dst, a, b []int64) { addStreamImpl.i64(dst, a[:len(dst)], b[:len(dst)]) }
+
+// AddScalarI32Streaming computes, streaming dst, dst[i] = a[i] + s, wrapping.
+func AddScalarI32Streaming(dst, a []int32, s int32) { addStreamImpl.scalarI32(dst, a[:len(dst)], s) }
+
 // streamKernels is one implementation of the Streaming kernels.
 type streamKernels struct {
 	f32       binary[float32]
 	f64       binary[float64]
+	i8        binary[int8]
+	i16       binary[int16]
+	i32       binary[int32]
+	i64       binary[int64]
+	scalarI32 scalar[int32, int32]
 	scalarF32 scalar[float32, float32]
 	scalarF64 scalar[float64, float64]
 }

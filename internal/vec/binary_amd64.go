@@ -478,6 +478,11 @@ var mulStreamAVX512 = streamKernels{
 	f64:       alwaysStreamed(mulF64AVX512, mulF64StreamAVX512),
 	scalarF32: alwaysStreamedScalar(mulScalarF32AVX512, mulScalarF32StreamAVX512),
 	scalarF64: alwaysStreamedScalar(mulScalarF64AVX512, mulScalarF64StreamAVX512),
+	i8:        alwaysStreamed(mulI8AVX512, mulI8StreamAVX512),
+	i16:       alwaysStreamed(mulI16AVX512, mulI16StreamAVX512),
+	i32:       alwaysStreamed(mulI32AVX512, mulI32StreamAVX512),
+	i64:       alwaysStreamed(mulI64AVX512, mulI64StreamAVX512),
+	scalarI32: alwaysStreamedScalar(mulScalarI32AVX512, mulScalarI32StreamAVX512),
 }
 
 // addStreamAVX512 is mulStreamAVX512's counterpart for addition.
@@ -486,22 +491,38 @@ var addStreamAVX512 = streamKernels{
 	f64:       alwaysStreamed(addF64AVX512, addF64StreamAVX512),
 	scalarF32: alwaysStreamedScalar(addScalarF32AVX512, addScalarF32StreamAVX512),
 	scalarF64: alwaysStreamedScalar(addScalarF64AVX512, addScalarF64StreamAVX512),
+	i8:        alwaysStreamed(addI8AVX512, addI8StreamAVX512),
+	i16:       alwaysStreamed(addI16AVX512, addI16StreamAVX512),
+	i32:       alwaysStreamed(addI32AVX512, addI32StreamAVX512),
+	i64:       alwaysStreamed(addI64AVX512, addI64StreamAVX512),
+	scalarI32: alwaysStreamedScalar(addScalarI32AVX512, addScalarI32StreamAVX512),
 }
 
 // mulStreamAVX2 and addStreamAVX2 are the AVX-512 sets with the AVX2
-// kernels.
+// kernels; int64 stores normally (AVX2 has no 64-bit multiply, and the
+// int64 sum has no streaming kernel).
 var (
 	mulStreamAVX2 = streamKernels{
 		f32:       alwaysStreamed(tailed(8, mulF32AVX2, mulNumbers[float32]), tailed(8, mulF32StreamAVX2, mulNumbers[float32])),
 		f64:       alwaysStreamed(tailed(4, mulF64AVX2, mulNumbers[float64]), tailed(4, mulF64StreamAVX2, mulNumbers[float64])),
 		scalarF32: alwaysStreamedScalar(tailedScalar(8, mulScalarF32AVX2, mulScalarNumbers[float32]), tailedScalar(8, mulScalarF32StreamAVX2, mulScalarNumbers[float32])),
 		scalarF64: alwaysStreamedScalar(tailedScalar(4, mulScalarF64AVX2, mulScalarNumbers[float64]), tailedScalar(4, mulScalarF64StreamAVX2, mulScalarNumbers[float64])),
+		i8:        alwaysStreamed(tailed(32, mulI8AVX2, mulNumbers[int8]), tailed(32, mulI8StreamAVX2, mulNumbers[int8])),
+		i16:       alwaysStreamed(tailed(16, mulI16AVX2, mulNumbers[int16]), tailed(16, mulI16StreamAVX2, mulNumbers[int16])),
+		i32:       alwaysStreamed(tailed(8, mulI32AVX2, mulNumbers[int32]), tailed(8, mulI32StreamAVX2, mulNumbers[int32])),
+		i64:       mulNumbers[int64],
+		scalarI32: alwaysStreamedScalar(tailedScalar(8, mulScalarI32AVX2, mulScalarNumbers[int32]), tailedScalar(8, mulScalarI32StreamAVX2, mulScalarNumbers[int32])),
 	}
 	addStreamAVX2 = streamKernels{
 		f32:       alwaysStreamed(tailed(8, addF32AVX2, addNumbers[float32]), tailed(8, addF32StreamAVX2, addNumbers[float32])),
 		f64:       alwaysStreamed(tailed(4, addF64AVX2, addNumbers[float64]), tailed(4, addF64StreamAVX2, addNumbers[float64])),
 		scalarF32: alwaysStreamedScalar(tailedScalar(8, addScalarF32AVX2, addScalarNumbers[float32]), tailedScalar(8, addScalarF32StreamAVX2, addScalarNumbers[float32])),
 		scalarF64: alwaysStreamedScalar(tailedScalar(4, addScalarF64AVX2, addScalarNumbers[float64]), tailedScalar(4, addScalarF64StreamAVX2, addScalarNumbers[float64])),
+		i8:        alwaysStreamed(tailed(32, addI8AVX2, addNumbers[int8]), tailed(32, addI8StreamAVX2, addNumbers[int8])),
+		i16:       alwaysStreamed(tailed(16, addI16AVX2, addNumbers[int16]), tailed(16, addI16StreamAVX2, addNumbers[int16])),
+		i32:       alwaysStreamed(tailed(8, addI32AVX2, addNumbers[int32]), tailed(8, addI32StreamAVX2, addNumbers[int32])),
+		i64:       tailed(4, addI64AVX2, addNumbers[int64]),
+		scalarI32: alwaysStreamedScalar(tailedScalar(8, addScalarI32AVX2, addScalarNumbers[int32]), tailedScalar(8, addScalarI32StreamAVX2, addScalarNumbers[int32])),
 	}
 )
 

@@ -201,8 +201,10 @@ var addNEON = binaryKernels{
 // non-temporal pair store (STNP), and an ordinary store at memory speed is
 // what the plain kernels already reach.
 var (
-	mulStreamNEON = streamKernels{f32: mulNEON.f32, f64: mulNEON.f64, scalarF32: mulNEON.scalarF32, scalarF64: mulNEON.scalarF64}
-	addStreamNEON = streamKernels{f32: addNEON.f32, f64: addNEON.f64, scalarF32: addNEON.scalarF32, scalarF64: addNEON.scalarF64}
+	mulStreamNEON = streamKernels{f32: mulNEON.f32, f64: mulNEON.f64, scalarF32: mulNEON.scalarF32, scalarF64: mulNEON.scalarF64,
+		i8: mulNEON.i8, i16: mulNEON.i16, i32: mulNEON.i32, i64: mulNEON.i64, scalarI32: mulNEON.scalarI32}
+	addStreamNEON = streamKernels{f32: addNEON.f32, f64: addNEON.f64, scalarF32: addNEON.scalarF32, scalarF64: addNEON.scalarF64,
+		i8: addNEON.i8, i16: addNEON.i16, i32: addNEON.i32, i64: addNEON.i64, scalarI32: addNEON.scalarI32}
 )
 
 func init() {

@@ -100,7 +100,9 @@ func mulScalarBF16Go(dst, a []uint16, s float32) {
 // store; the values are the same).
 var mulStreamGo = streamKernels{
 	f32: mulNumbers[float32], f64: mulNumbers[float64],
+	i8: mulNumbers[int8], i16: mulNumbers[int16], i32: mulNumbers[int32], i64: mulNumbers[int64],
 	scalarF32: mulScalarNumbers[float32], scalarF64: mulScalarNumbers[float64],
+	scalarI32: mulScalarNumbers[int32],
 }
 
 // mulStreamImpl is the Streaming kernel set in use; init in the architecture
