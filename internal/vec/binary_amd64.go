@@ -377,9 +377,9 @@ var mulAVX2 = binaryKernels{
 	f32i32:     streamed(tailed(8, mulF32I32AVX2, mulF32I32Go), tailed(8, mulF32I32StreamAVX2, mulF32I32Go)),
 	f64f32:     tailed(4, mulF64F32AVX2, mulF64F32Go),
 	f16:        tailed(8, mulF16AVX2, mulF16Go),
-	bf16:       tailed(8, mulBF16AVX2, mulBF16Go),
+	bf16:       tailed(16, mulBF16AVX2, mulBF16Go),
 	scalarF16:  tailedScalar(8, mulScalarF16AVX2, mulScalarF16Go),
-	scalarBF16: tailedScalar(8, mulScalarBF16AVX2, mulScalarBF16Go),
+	scalarBF16: tailedScalar(16, mulScalarBF16AVX2, mulScalarBF16Go),
 }
 
 // addAVX512 is mulAVX512's counterpart for addition.
@@ -421,9 +421,9 @@ var addAVX2 = binaryKernels{
 	f32i32:     streamed(tailed(8, addF32I32AVX2, addF32I32Go), tailed(8, addF32I32StreamAVX2, addF32I32Go)),
 	f64f32:     tailed(4, addF64F32AVX2, addF64F32Go),
 	f16:        tailed(8, addF16AVX2, addF16Go),
-	bf16:       tailed(8, addBF16AVX2, addBF16Go),
+	bf16:       tailed(16, addBF16AVX2, addBF16Go),
 	scalarF16:  tailedScalar(8, addScalarF16AVX2, addScalarF16Go),
-	scalarBF16: tailedScalar(8, addScalarBF16AVX2, addScalarBF16Go),
+	scalarBF16: tailedScalar(16, addScalarBF16AVX2, addScalarBF16Go),
 }
 
 // streamSplit returns how many leading elements of dst to store normally:

@@ -248,20 +248,25 @@ done: \
 #define F16V2(OP, i) VCVTPH2PS (i*16)(SI), Y0; VCVTPH2PS (i*16)(DX), Y1; OP Y1, Y0, Y0; VCVTPS2PH $0, Y0, (i*16)(DI)
 #define F16S2(OP, i) VCVTPH2PS (i*16)(SI), Y0; OP Y7, Y0, Y0; VCVTPS2PH $0, Y0, (i*16)(DI)
 
-// BF16ROUND256 is BF16ROUND512 without mask registers: the NaN lanes are
-// blended in from a vector compare. It leaves eight bfloat16 in X0. Y12
-// holds 0x7fff, Y13 1 and Y14 0x40 in every lane.
-#define BF16ROUND256 \
-	VCMPPS       $3, Y0, Y0, Y4; \
-	VPSRLD       $16, Y0, Y2; \
-	VPAND        Y13, Y2, Y3; \
-	VPADDD       Y12, Y0, Y0; \
-	VPADDD       Y3, Y0, Y0; \
-	VPSRLD       $16, Y0, Y0; \
-	VPOR         Y14, Y2, Y2; \
-	VPBLENDVB    Y4, Y2, Y0, Y0; \
-	VEXTRACTI128 $1, Y0, X5; \
-	VPACKUSDW    X5, X0, X0
+// The AVX2 bfloat16 kernels take 16 elements per 256-bit load, without
+// shuffles: a double word holds two bfloat16, so shifting it up by 16
+// gives the even element as a float32 and masking its low half the odd
+// one; both are computed and rounded in place, and the rounded halves are
+// merged back into double words. (Widening through VPMOVZXWD and narrowing
+// through VPACKUSDW cost four shuffle-port operations per eight elements.)
+//
+// BF16RNDW256 rounds the float32 lanes of f to bfloat16 in their upper
+// halves, as f32ToBF16 does: add 0x7fff plus the lowest kept bit, except
+// NaN lanes, which keep their upper half with the quiet bit set. Y12 holds
+// 0x7fff, Y13 1, Y14 0x00400000 and Y15 0xffff0000 in every lane.
+#define BF16RNDW256(f) \
+	VCMPPS    $3, f, f, Y4; \
+	VPSRLD    $16, f, Y2; \
+	VPAND     Y13, Y2, Y2; \
+	VPOR      Y14, f, Y3; \
+	VPADDD    Y12, f, f; \
+	VPADDD    Y2, f, f; \
+	VPBLENDVB Y4, Y3, f, f
 
 #define BF16CONST256 \
 	MOVL         $0x7fff, AX; \
@@ -270,14 +275,28 @@ done: \
 	MOVL         $1, AX; \
 	MOVQ         AX, X13; \
 	VPBROADCASTD X13, Y13; \
-	MOVL         $0x40, AX; \
+	MOVL         $0x400000, AX; \
 	MOVQ         AX, X14; \
-	VPBROADCASTD X14, Y14
+	VPBROADCASTD X14, Y14; \
+	MOVL         $0xffff0000, AX; \
+	MOVQ         AX, X15; \
+	VPBROADCASTD X15, Y15
 
-#define BF16LD256(m, y) VPMOVZXWD m, y; VPSLLD $16, y, y
+// BF16MERGE256 packs the rounded even lanes (Y8) and odd lanes (Y0) into Y0.
+#define BF16MERGE256 VPSRLD $16, Y8, Y8; VPAND Y15, Y0, Y0; VPOR Y8, Y0, Y0
 
-#define BF16V2(OP, i) BF16LD256((i*16)(SI), Y0); BF16LD256((i*16)(DX), Y1); OP Y1, Y0, Y0; BF16ROUND256; VMOVDQU X0, (i*16)(DI)
-#define BF16S2(OP, i) BF16LD256((i*16)(SI), Y0); OP Y7, Y0, Y0; BF16ROUND256; VMOVDQU X0, (i*16)(DI)
+#define BF16V2(OP, i) \
+	VMOVDQU (i*32)(SI), Y0; VMOVDQU (i*32)(DX), Y1; \
+	VPSLLD $16, Y0, Y8; VPSLLD $16, Y1, Y9; VPAND Y15, Y0, Y0; VPAND Y15, Y1, Y1; \
+	OP Y9, Y8, Y8; OP Y1, Y0, Y0; \
+	BF16RNDW256(Y8); BF16RNDW256(Y0); BF16MERGE256; \
+	VMOVDQU Y0, (i*32)(DI)
+#define BF16S2(OP, i) \
+	VMOVDQU (i*32)(SI), Y0; \
+	VPSLLD $16, Y0, Y8; VPAND Y15, Y0, Y0; \
+	OP Y7, Y8, Y8; OP Y7, Y0, Y0; \
+	BF16RNDW256(Y8); BF16RNDW256(Y0); BF16MERGE256; \
+	VMOVDQU Y0, (i*32)(DI)
 
 // ---- AVX-512, streaming: non-temporal stores for outputs far larger than
 // cache, which save the read-for-ownership of every dst line. dst must be
@@ -501,14 +520,14 @@ TEXT ·mulScalarF16AVX2(SB), NOSPLIT, $0-52
 TEXT ·mulBF16AVX2(SB), NOSPLIT, $0-72
 	BINARY
 	BF16CONST256
-	LOOP256(BF16V2, VMULPS, 8, 16, 16, 16, NOFENCE)
+	LOOP256(BF16V2, VMULPS, 16, 32, 32, 32, NOFENCE)
 
 // func mulScalarBF16AVX2(dst, a []uint16, s float32)
 TEXT ·mulScalarBF16AVX2(SB), NOSPLIT, $0-52
 	SCALAR
 	BF16CONST256
 	VBROADCASTSS s+48(FP), Y7
-	LOOP256(BF16S2, VMULPS, 8, 16, 16, 0, NOFENCE)
+	LOOP256(BF16S2, VMULPS, 16, 32, 32, 0, NOFENCE)
 
 // ---- Multiply, AVX-512 streaming ----
 
@@ -765,14 +784,14 @@ TEXT ·addScalarF16AVX2(SB), NOSPLIT, $0-52
 TEXT ·addBF16AVX2(SB), NOSPLIT, $0-72
 	BINARY
 	BF16CONST256
-	LOOP256(BF16V2, VADDPS, 8, 16, 16, 16, NOFENCE)
+	LOOP256(BF16V2, VADDPS, 16, 32, 32, 32, NOFENCE)
 
 // func addScalarBF16AVX2(dst, a []uint16, s float32)
 TEXT ·addScalarBF16AVX2(SB), NOSPLIT, $0-52
 	SCALAR
 	BF16CONST256
 	VBROADCASTSS s+48(FP), Y7
-	LOOP256(BF16S2, VADDPS, 8, 16, 16, 0, NOFENCE)
+	LOOP256(BF16S2, VADDPS, 16, 32, 32, 0, NOFENCE)
 
 // ---- Add, AVX-512 streaming ----
 
