@@ -33,15 +33,43 @@ type reduceConfig struct {
 // no axes reduces over none (the shape is unchanged; the result dtype rule
 // still applies).
 func Axis(axes ...int) ReduceOption {
-	axes = slices.Clone(axes)
+	if len(axes) == 1 && -axisOptions <= axes[0] && axes[0] < axisOptions {
+		return singleAxis[axes[0]+axisOptions]
+	}
+	return axisOption(slices.Clone(axes))
+}
+
+func axisOption(axes []int) ReduceOption {
 	return func(c *reduceConfig) { c.axes, c.axesSet = axes, true }
 }
+
+// singleAxis holds Axis(a) for -axisOptions <= a < axisOptions, made once:
+// a reduction over one axis, written Sum(x, Axis(1)) in a loop, then
+// allocates no option (a closure and a copy of the axes each call). The
+// options only read their axes.
+var singleAxis = func() (opts [2 * axisOptions]ReduceOption) {
+	for i := range opts {
+		opts[i] = axisOption([]int{i - axisOptions})
+	}
+	return opts
+}()
+
+const axisOptions = 8
 
 // KeepDims keeps each reduced axis in the result as a dimension of size 1,
 // so that the result broadcasts against the input.
 func KeepDims(keep bool) ReduceOption {
-	return func(c *reduceConfig) { c.keepDims = keep }
+	if keep {
+		return keepDims
+	}
+	return dropDims
 }
+
+// keepDims and dropDims are KeepDims' two options, made once.
+var (
+	keepDims ReduceOption = func(c *reduceConfig) { c.keepDims = true }
+	dropDims ReduceOption = func(c *reduceConfig) { c.keepDims = false }
+)
 
 // WithDType makes a reduction accumulate in dt and return a result of
 // dtype dt, as the Python Array API's dtype argument does:

@@ -103,6 +103,7 @@ func TestTinyCallAllocations(t *testing.T) {
 		{"sum", 1, func() (*Tensor, error) { return Sum(x) }},
 		{"prod", 1, func() (*Tensor, error) { return Prod(m) }},
 		{"prod axis 0", 10, func() (*Tensor, error) { return Prod(m, Axis(0)) }},
+		{"sum axis -1", 16, func() (*Tensor, error) { return Sum(m, Axis(-1), KeepDims(true)) }},
 	} {
 		allocs := testing.AllocsPerRun(100, func() {
 			if _, err := c.call(); err != nil {
@@ -112,5 +113,31 @@ func TestTinyCallAllocations(t *testing.T) {
 		if allocs > c.max {
 			t.Errorf("%s: %v allocations per call, want at most %v", c.name, allocs, c.max)
 		}
+	}
+}
+
+// Axis of one axis and KeepDims return options made once; each still
+// selects its own axis, whatever the caller does with its arguments after.
+func TestSharedReduceOptions(t *testing.T) {
+	m := Must(Must(Arange(2*3*4)).Reshape(2, 3, 4))
+	for a := -3; a < 3; a++ {
+		axes := []int{a}
+		opt := Axis(axes...)
+		axes[0] = 99 // must not reach the option
+		mask, keep, err := ReduceAxes(m, opt, KeepDims(a%2 == 0))
+		if err != nil {
+			t.Fatalf("Axis(%d): %v", a, err)
+		}
+		for i, r := range mask {
+			if r != (i == (a+3)%3) {
+				t.Fatalf("Axis(%d) reduces %v", a, mask)
+			}
+		}
+		if keep != (a%2 == 0) {
+			t.Fatalf("KeepDims(%v) gave %v", a%2 == 0, keep)
+		}
+	}
+	if _, _, err := ReduceAxes(m, Axis(7)); err == nil {
+		t.Fatal("Axis(7) of a 3-d tensor: no error")
 	}
 }
