@@ -176,7 +176,9 @@ func newHeader(rank int) (t *Tensor, shape, strides []int) {
 	var dims []int
 	switch {
 	case rank == 0:
-		return new(Tensor), []int{}, []int{}
+		t = new(Tensor)
+		t.shape, t.strides = []int{}, []int{} // empty, not nil, as for every tensor
+		return t, t.shape, t.strides
 	case rank == 1:
 		t, dims = headerWith[[2]int](rank)
 	case rank == 2:

@@ -141,3 +141,35 @@ func TestSharedReduceOptions(t *testing.T) {
 		t.Fatal("Axis(7) of a 3-d tensor: no error")
 	}
 }
+
+// Headers of every rank, including views of 0-d tensors and ranks beyond
+// the ones kept inside the header, have non-nil shapes and strides of
+// their rank, and views read the same elements.
+func TestHeadersOfEveryRank(t *testing.T) {
+	s := ScalarOf(float32(2))
+	v := s.Transpose()
+	if v.shape == nil || v.strides == nil || v.NDim() != 0 {
+		t.Fatalf("view of a 0-d tensor: shape %#v strides %#v", v.shape, v.strides)
+	}
+	a, _ := s.MarshalJSON()
+	b, _ := v.MarshalJSON()
+	if !bytes.Equal(a, b) {
+		t.Fatalf("view of a 0-d tensor marshals as %s, want %s", b, a)
+	}
+	for rank := 0; rank <= 6; rank++ {
+		dims := make([]int, rank)
+		for i := range dims {
+			dims[i] = 2
+		}
+		x := Must(Zeros(Float64, dims...))
+		y := x.Transpose()
+		for _, z := range []*Tensor{x, y} {
+			if z.shape == nil || len(z.shape) != rank || len(z.strides) != rank || cap(z.shape) != rank {
+				t.Fatalf("rank %d: shape %v strides %v (cap %d)", rank, z.shape, z.strides, cap(z.shape))
+			}
+		}
+		if got := append(x.shape, 7); rank > 0 && &got[0] == &x.strides[0] {
+			t.Fatalf("rank %d: appending to the shape overwrites the strides", rank)
+		}
+	}
+}
