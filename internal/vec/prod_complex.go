@@ -10,8 +10,8 @@ const lanesC = 16
 
 // ProdC64Min is the shortest run ProdC64 multiplies in lanes: shorter ones
 // (the short axes of the segments schedule, rows of a few elements) are
-// multiplied one element after another by the caller, whose order (from
-// the first element, as NumPy's) they keep.
+// multiplied from the left, one element after another, NumPy's order; the
+// engine keeps its own loop for them.
 const ProdC64Min = 4 * lanesC
 
 // ProdC64 returns the product of a in complex128, in the canonical order
