@@ -7,6 +7,7 @@ import (
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/kernels"
 	"github.com/tensor-go/tensor/internal/scratch"
+	"github.com/tensor-go/tensor/internal/storage"
 	"github.com/tensor-go/tensor/internal/vec"
 )
 
@@ -21,13 +22,25 @@ import (
 // exclusiveFused computes into out the exclusive products of the
 // contiguous src, laid out in groups g, each times scale's element for its
 // group (scale nil: times nothing; else outer·inner elements in Prod's
-// result order).
-func exclusiveFused[T float32 | float64](x, out, scale []T, g groups) {
+// result order). cold says that out is a new result's cold memory
+// (Tensor.cold): the paths that stream their output then map its absent
+// pages first (mapStreamed).
+func exclusiveFused[T float32 | float64](x, out, scale []T, g groups, cold bool) {
 	if g.inner == 1 {
-		exclusiveFusedRows(x, out, scale, g)
+		exclusiveFusedRows(x, out, scale, g, cold)
 		return
 	}
-	exclusiveFusedColumns(x, out, scale, g)
+	exclusiveFusedColumns(x, out, scale, g, cold)
+}
+
+// mapStreamed maps the absent pages of out (storage.MapForStreaming) when
+// out is cold and about to be written with streaming stores only: there a
+// fault per page costs more CPU than one madvise over them all, where
+// ordinary stores are better left to fault (see MapForStreaming).
+func mapStreamed(out []float32, cold, stream bool) {
+	if cold && stream && len(out) > 0 {
+		storage.MapForStreaming(unsafe.Pointer(&out[0]), len(out)*4)
+	}
 }
 
 // fusedRowGroup is how many rows of a last-axis reduction run side by side:
@@ -38,9 +51,9 @@ const fusedRowGroup = 4
 // exclusiveFusedRows handles groups of one run each (g.inner == 1): each
 // group is a contiguous row of g.n elements. Rows are shared between
 // goroutines in blocks of fusedRowGroup.
-func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups) {
+func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold bool) {
 	if x32, ok := any(x).([]float32); ok && g.n >= transposedMinRow && g.n <= tallStripRows() && g.outer >= vec.ColumnsWidth {
-		done := exclusiveRowsTransposed(x32, any(out).([]float32), any(scale).([]float32), g)
+		done := exclusiveRowsTransposed(x32, any(out).([]float32), any(scale).([]float32), g, cold)
 		x, out = x[done*g.n:], out[done*g.n:]
 		if scale != nil {
 			scale = scale[done:]
@@ -76,10 +89,11 @@ const transposedMinRow = 16
 // side by side in vector lanes: one row's products are a chain that no
 // vector can shorten), and the strip is transposed back into the output
 // rows. The products are those of exclusiveRow1, in the same order.
-func exclusiveRowsTransposed(x, out, scale []float32, g groups) int {
+func exclusiveRowsTransposed(x, out, scale []float32, g groups, cold bool) int {
 	const lanes = vec.ColumnsWidth
 	n, blocks := g.n, g.outer/lanes
 	stream := len(out)*4 >= ewise.StreamOutputBytes
+	mapStreamed(out[:blocks*lanes*n], cold, stream)
 	iter.Parallel(blocks, iter.Workers(blocks*lanes*n), func(lo, hi int) {
 		sc := tallScratches.Get()
 		defer tallScratches.Put(sc)
@@ -208,12 +222,14 @@ func exclusiveRows4[T float32 | float64](x, o, s []T, n int) {
 // turn this off with a tallStripRows of 0); float64 strips of at least
 // blockedMinWidth columns take the blocked passes (exclusiveStripBlocked)
 // with the vector kernels, narrower ones the plain loops of exclusiveStrip.
-func exclusiveFusedColumns[T float32 | float64](x, out, scale []T, g groups) {
+func exclusiveFusedColumns[T float32 | float64](x, out, scale []T, g groups, cold bool) {
 	if x32, ok := any(x).([]float32); ok && tallStripRows() > 0 {
+		o32 := any(out).([]float32)
+		mapStreamed(o32, cold, len(o32)*4 >= ewise.StreamOutputBytes)
 		if g.n <= min(tallStripRows(), tallColumnRows) {
-			exclusiveTallStrips(x32, any(out).([]float32), any(scale).([]float32), g)
+			exclusiveTallStrips(x32, o32, any(scale).([]float32), g)
 		} else {
-			exclusiveBands(x32, any(out).([]float32), any(scale).([]float32), g)
+			exclusiveBands(x32, o32, any(scale).([]float32), g)
 		}
 		return
 	}
@@ -631,13 +647,13 @@ func exclusiveFusedInto(src, scale *Tensor, g groups) (*Tensor, error) {
 		if scale != nil {
 			s = contiguousData[float32](scale)
 		}
-		exclusiveFused(contiguousData[float32](src), contiguousData[float32](out), s, g)
+		exclusiveFused(contiguousData[float32](src), contiguousData[float32](out), s, g, out.cold)
 	} else {
 		var s []float64
 		if scale != nil {
 			s = contiguousData[float64](scale)
 		}
-		exclusiveFused(contiguousData[float64](src), contiguousData[float64](out), s, g)
+		exclusiveFused(contiguousData[float64](src), contiguousData[float64](out), s, g, out.cold)
 	}
 	return out, nil
 }

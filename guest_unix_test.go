@@ -120,6 +120,7 @@ func BenchmarkPlainLoopMemory(b *testing.B) {
 	i8 := Must(Rand(7, Int8, -100, 100, 1<<20))
 	v1 := Must(Rand(8, Float32, 0.9999, 1.0001, 1<<20))
 	s1 := Must(Rand(9, Float32, 0.9999, 1.0001, 1))
+	ex := Must(Rand(10, Float32, 0.9999, 1.0001, 2048, 2048))
 	for _, c := range []struct {
 		name string
 		call func() (*Tensor, error)
@@ -131,6 +132,7 @@ func BenchmarkPlainLoopMemory(b *testing.B) {
 		{"addf64-1000x1000", func() (*Tensor, error) { return Add(sq64, sq64) }},
 		{"muli8-1M", func() (*Tensor, error) { return Mul(i8, i8) }},
 		{"scalar1M", func() (*Tensor, error) { return Mul(v1, s1) }},
+		{"exclusive2048axis0", func() (*Tensor, error) { return ExclusiveProd(ex, Axis(0)) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			Must(c.call())
