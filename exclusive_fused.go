@@ -34,11 +34,16 @@ func exclusiveFused[T float32 | float64](x, out, scale []T, g groups, cold bool)
 }
 
 // mapStreamed maps the absent pages of out (storage.MapForStreaming) when
-// out is cold and about to be written with streaming stores only: there a
-// fault per page costs more CPU than one madvise over them all, where
-// ordinary stores are better left to fault (see MapForStreaming).
-func mapStreamed(out []float32, cold, stream bool) {
-	if cold && stream && len(out) > 0 {
+// out is cold and about to be written with streaming stores, rows of row
+// elements, each a whole number of units: there a fault per page costs
+// more CPU than one madvise over them all, where ordinary stores are
+// better left to fault (see MapForStreaming). The kernels stream only in
+// the AVX-512 set and only rows of whole aligned lines (vec.ExclusiveStreams,
+// vec.Columns): unit is 16 for the transposed rows, a strip's
+// vec.ColumnsWidth for the strips.
+func mapStreamed(out []float32, row, unit int, cold, stream bool) {
+	if cold && stream && len(out) > 0 && row%unit == 0 && vec.ExclusiveStreams() &&
+		uintptr(unsafe.Pointer(&out[0]))%64 == 0 {
 		storage.MapForStreaming(unsafe.Pointer(&out[0]), len(out)*4)
 	}
 }
@@ -93,7 +98,7 @@ func exclusiveRowsTransposed(x, out, scale []float32, g groups, cold bool) int {
 	const lanes = vec.ColumnsWidth
 	n, blocks := g.n, g.outer/lanes
 	stream := len(out)*4 >= ewise.StreamOutputBytes
-	mapStreamed(out[:blocks*lanes*n], cold, stream)
+	mapStreamed(out[:blocks*lanes*n], n, 16, cold, stream)
 	iter.Parallel(blocks, iter.Workers(blocks*lanes*n), func(lo, hi int) {
 		sc := tallScratches.Get()
 		defer tallScratches.Put(sc)
@@ -225,7 +230,7 @@ func exclusiveRows4[T float32 | float64](x, o, s []T, n int) {
 func exclusiveFusedColumns[T float32 | float64](x, out, scale []T, g groups, cold bool) {
 	if x32, ok := any(x).([]float32); ok && tallStripRows() > 0 {
 		o32 := any(out).([]float32)
-		mapStreamed(o32, cold, len(o32)*4 >= ewise.StreamOutputBytes)
+		mapStreamed(o32, g.inner, vec.ColumnsWidth, cold, len(o32)*4 >= ewise.StreamOutputBytes)
 		if g.n <= min(tallStripRows(), tallColumnRows) {
 			exclusiveTallStrips(x32, o32, any(scale).([]float32), g)
 		} else {

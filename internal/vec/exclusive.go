@@ -19,7 +19,17 @@ type exclusiveKernels struct {
 	// boundary on; s nil is no factor.
 	suffixInto  func(o, pre []float32, run []float64, x, s []float32, stream bool)
 	transpose16 func(t *Transpose16)
+	// streams says that columns and transpose16 honour Stream (with
+	// streaming stores, where their rows are whole aligned lines); the Go
+	// twins and the AVX2 set store ordinarily.
+	streams bool
 }
+
+// ExclusiveStreams reports whether the active kernel set honours Stream
+// in ExclusiveColumnsF32 and Transpose16F32 (where the output's rows are
+// whole 64-byte aligned lines), so that a caller maps a fresh output ahead
+// only where it is to be streamed.
+func ExclusiveStreams() bool { return exclusiveImpl.streams }
 
 // exclusiveGo is the Go twin: the loops the functions' comments show.
 var exclusiveGo = exclusiveKernels{prefix: prefixGo, suffix: suffixGo, suffixScaled: suffixScaledGo, columns: columnsGo, suffixInto: suffixIntoGo, transpose16: transpose16Go}

@@ -108,7 +108,7 @@ var exclusiveAVX2 = exclusiveKernels{
 func init() {
 	exclusiveTable.Add(kernels.AVX512, exclusiveKernels{
 		prefix: exclusivePrefixAVX512, suffix: exclusiveSuffixAVX512, suffixScaled: exclusiveSuffixScaledAVX512,
-		columns: columnsAVX512, suffixInto: suffixIntoAVX512,
+		columns: columnsAVX512, suffixInto: suffixIntoAVX512, streams: true,
 		transpose16: func(t *Transpose16) {
 			stream := t.Stream && t.DstRow%16 == 0 && t.DstStep%16 == 0 && uintptr(unsafe.Pointer(&t.Dst[0]))%64 == 0
 			transpose16AVX512(&t.Dst[0], t.DstRow, t.DstStep, &t.Src[0], t.SrcRow, t.SrcStep, t.Blocks, stream)

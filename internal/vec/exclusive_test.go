@@ -282,3 +282,17 @@ func aligned64(n int) []float32 {
 	off := (16 - int(uintptr(unsafe.Pointer(&buf[0]))%64/4)) % 16
 	return buf[off : off+n]
 }
+
+// ExclusiveStreams follows the active set: only the AVX-512 kernels store
+// a streamed strip around the cache (the Go twins and AVX2 cannot), and
+// callers map a fresh output ahead only then.
+func TestExclusiveStreamsPerSet(t *testing.T) {
+	for _, v := range exclusiveTable.Variants() {
+		restore := exclusiveTable.Use(v.Set)
+		got := ExclusiveStreams()
+		restore()
+		if want := v.Set.Name == "avx512"; got != want {
+			t.Errorf("%s: ExclusiveStreams() = %v, want %v", v.Set.Name, got, want)
+		}
+	}
+}
