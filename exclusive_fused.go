@@ -396,8 +396,10 @@ var markScratches = scratch.List[[]float64]{New: func() *[]float64 { return new(
 // bandMarks returns, for each band of rows rows of a group of n rows of
 // inner, the product of the rows below it (ones for the last band),
 // multiplied from the last row up one element at a time, as the suffix
-// pass does: a row of inner float64 per band, the columns shared between
-// goroutines in whole cache lines. The caller puts the result back in
+// pass does (four rows a kernel call, vec.MulRowsUpF32F64, so that each
+// running product is loaded and stored once per four rows): a row of
+// inner float64 per band, the columns shared between goroutines in whole
+// cache lines. The caller puts the result back in
 // markScratches.
 func bandMarks(x []float32, n, inner, rows, w int) *[]float64 {
 	bands := (n + rows - 1) / rows
@@ -417,9 +419,7 @@ func bandMarks(x []float32, n, inner, rows, w int) *[]float64 {
 		for b := bands - 1; b > 0; b-- {
 			next := marks[(b-1)*inner+j0 : (b-1)*inner+j1]
 			copy(next, marks[b*inner+j0:b*inner+j1])
-			for i := min(n, (b+1)*rows) - 1; i >= b*rows; i-- {
-				vec.MulF64F32(next, next, x[i*inner+j0:i*inner+j1])
-			}
+			vec.MulRowsUpF32F64(next, x[b*rows*inner+j0:], min(n, (b+1)*rows)-b*rows, inner)
 		}
 	})
 	return mp

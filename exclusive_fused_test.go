@@ -165,7 +165,7 @@ func TestExclusiveBlockedMatchesGeneric(t *testing.T) {
 					tallStripRows = func() int { return 0 }
 				}
 				if bands {
-					tallColumnRows = 2 + mode%2*4 // bands of one and of three rows
+					tallColumnRows = 2 + mode%2*8 // bands of one and of five rows (a four-row kernel call and one more)
 				}
 				if stream {
 					ewise.StreamOutputBytes = 0

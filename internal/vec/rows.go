@@ -9,6 +9,9 @@ type rowKernels struct {
 	f32    func(acc, x []float32, stride int)
 	f64    func(acc, x []float64, stride int)
 	f32f64 func(acc []float64, x []float32, stride int) // float32 rows, float64 accumulators
+	// f32f64Up is f32f64 taking the four rows from the last up (products
+	// only: MulRowsUpF32F64).
+	f32f64Up func(acc []float64, x []float32, stride int)
 }
 
 // MulRowsF32 multiplies rows of x into acc, one row after another, rows
@@ -43,6 +46,28 @@ func MulRowsF32F64(acc []float64, x []float32, rows, stride int) {
 		return
 	}
 	combineRows(acc, x, rows, stride, mulRowImpl.f32f64, MulF64F32)
+}
+
+// MulRowsUpF32F64 multiplies float32 rows of x into float64 accumulators
+// from the last row up, as a suffix product runs:
+//
+//	for r := rows - 1; r >= 0; r-- { for i := range acc { acc[i] *= float64(x[r*stride+i]) } }
+//
+// four rows a kernel call, so the result is the same bit for bit as
+// multiplying row by row with MulF64F32 in that order.
+func MulRowsUpF32F64(acc []float64, x []float32, rows, stride int) {
+	n := len(acc)
+	if n == 0 || rows <= 0 {
+		return
+	}
+	_ = x[(rows-1)*stride+n-1] // every row is in range, once for all
+	r := rows
+	for ; r >= 4; r -= 4 {
+		mulRowImpl.f32f64Up(acc, x[(r-4)*stride:(r-1)*stride+n], stride)
+	}
+	for ; r > 0; r-- {
+		MulF64F32(acc, acc, x[(r-1)*stride:(r-1)*stride+n])
+	}
 }
 
 // AddRowsF64 adds rows of x into acc, one row after another:

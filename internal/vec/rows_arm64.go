@@ -32,6 +32,9 @@ func init() {
 		f32:    rowsTailed(4, mulRows4F32NEON, mulRows4[float32, float32]),
 		f64:    rowsTailed(2, mulRows4F64NEON, mulRows4[float64, float64]),
 		f32f64: rowsTailed(4, mulRows4F32F64NEON, mulRows4[float64, float32]),
+		// The Go twin: the NEON kernel's addressing is not written for a
+		// negative stride.
+		f32f64Up: mulRows4Up,
 	})
 	addRowTable.Add(kernels.NEON, rowKernels{
 		f32:    addRows4[float32, float32],

@@ -4,7 +4,7 @@ import "github.com/tensor-go/tensor/internal/kernels"
 
 // The Go twins of the four-row kernels.
 var (
-	mulRowGo = rowKernels{f32: mulRows4[float32, float32], f64: mulRows4[float64, float64], f32f64: mulRows4[float64, float32]}
+	mulRowGo = rowKernels{f32: mulRows4[float32, float32], f64: mulRows4[float64, float64], f32f64: mulRows4[float64, float32], f32f64Up: mulRows4Up}
 	addRowGo = rowKernels{f32: addRows4[float32, float32], f64: addRows4[float64, float64], f32f64: addRows4[float64, float32]}
 )
 
@@ -27,6 +27,20 @@ func mulRows4[A float32 | float64, X float32 | float64](acc []A, x []X, stride i
 	x3 := x[3*stride : 3*stride+len(acc)]
 	for i := range acc {
 		acc[i] = acc[i] * A(x0[i]) * A(x1[i]) * A(x2[i]) * A(x3[i])
+	}
+}
+
+// mulRows4Up multiplies the four float32 rows of x, stride elements apart,
+// into acc from the last up:
+//
+//	for i := range acc { acc[i] = acc[i] * x[3*stride+i] * x[2*stride+i] * x[stride+i] * x[i] }
+func mulRows4Up(acc []float64, x []float32, stride int) {
+	x0 := x[:len(acc)]
+	x1 := x[stride : stride+len(acc)]
+	x2 := x[2*stride : 2*stride+len(acc)]
+	x3 := x[3*stride : 3*stride+len(acc)]
+	for i := range acc {
+		acc[i] = acc[i] * float64(x3[i]) * float64(x2[i]) * float64(x1[i]) * float64(x0[i])
 	}
 }
 

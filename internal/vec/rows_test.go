@@ -80,6 +80,24 @@ func TestMulRowsF32F64(t *testing.T) {
 	checkRows(t, MulRowsF32F64, mulRowTable, func(a float64, x float32) float64 { return a * float64(x) }, randF64, randF32)
 }
 
+// MulRowsUpF32F64 takes the rows from the last up: run on the rows in
+// reverse order, it gives checkRows's row-by-row products in order.
+func TestMulRowsUpF32F64(t *testing.T) {
+	reversed := func(acc []float64, x []float32, rows, stride int) {
+		n := len(acc)
+		if rows == 0 {
+			MulRowsUpF32F64(acc, x, rows, stride)
+			return
+		}
+		y := make([]float32, (rows-1)*stride+n)
+		for r := range rows {
+			copy(y[(rows-1-r)*stride:(rows-1-r)*stride+n], x[r*stride:r*stride+n])
+		}
+		MulRowsUpF32F64(acc, y, rows, stride)
+	}
+	checkRows(t, reversed, mulRowTable, func(a float64, x float32) float64 { return a * float64(x) }, randF64, randF32)
+}
+
 func TestAddRowsF64(t *testing.T) {
 	checkRows(t, AddRowsF64, addRowTable, func(a, x float64) float64 { return a + x }, randF64, randF64)
 }
