@@ -203,7 +203,9 @@ func TestFullErrors(t *testing.T) {
 		{1, DType(200), nil, ErrDType},
 		{1, Float32, []int{-1}, ErrShape},
 		{1, Float32, []int{hugeInt, hugeInt}, ErrShape},
-		{1, Float64, []int{min(1<<38, math.MaxInt)}, ErrShape}, // beyond the allocation limit
+		{1, Float64, []int{min(1<<38, math.MaxInt)}, ErrShape},  // beyond the allocation limit
+		{1, Float64, []int{math.MaxInt/4 + 1}, ErrShape},        // its bytes wrap to 0 in an int
+		{1, Complex128, []int{2, math.MaxInt/32 + 1}, ErrShape}, // likewise, at rank 2
 	}
 	for _, c := range cases {
 		if _, err := Full(c.value, c.dt, c.shape...); !errors.Is(err, c.want) {

@@ -149,7 +149,7 @@ func newContiguous(dt dtype.DType, s []int, zero bool) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n > 0 && n*dt.Size() <= inlineBytes && len(s) <= 4 {
+	if n > 0 && n <= inlineBytes/dt.Size() && len(s) <= 4 { // n*size could overflow
 		t, own, strides, value := newInlineHeader(len(s))
 		copy(own, s)
 		shape.FillContiguousStrides(strides, own)
