@@ -24,10 +24,29 @@ func evalGrad(t *testing.T, src string, vars map[string]*tensor.Tensor) (string,
 	return Format(v)
 }
 
+// formatted is an expression and what it prints.
+type formatted struct{ src, want string }
+
+// expectFormatted evaluates each expression with vars bound and compares
+// what it prints.
+func expectFormatted(t *testing.T, vars map[string]*tensor.Tensor, cases []formatted) {
+	t.Helper()
+	for _, tc := range cases {
+		got, err := evalGrad(t, tc.src, vars)
+		if err != nil {
+			t.Errorf("%s: %v", tc.src, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("%s\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
+
 func TestGradExpressions(t *testing.T) {
 	x := tensor.Must(tensor.FromSlice([]float64{1, 2, 3}))
 	vars := map[string]*tensor.Tensor{"X": x}
-	for _, tc := range []struct{ src, want string }{
+	expectFormatted(t, vars, []formatted{
 		{"vjp(lambda a, b: a*b, [1., 2.], [3., 4.], seed=[1., 1.])",
 			"(Tensor([3. 4.], device=xpux:0), Tensor([1. 2.], device=xpux:0))"},
 		{"grad(lambda x: prod(x), [2., 0., 4.])", "(Tensor([0. 8. 0.], device=xpux:0),)"},
@@ -50,16 +69,7 @@ func TestGradExpressions(t *testing.T) {
 		{"vjp(lambda z: z * z, [1j], seed=[1j])", "(Tensor([2.+0.j], dtype=complex64, device=xpux:0),)"},
 		{"(1, 2, 3)[1:]", "(2, 3)"},
 		{"(1, 2, 3)[::-1][0]", "3"},
-	} {
-		got, err := evalGrad(t, tc.src, vars)
-		if err != nil {
-			t.Errorf("%s: %v", tc.src, err)
-			continue
-		}
-		if got != tc.want {
-			t.Errorf("%s\n got %s\nwant %s", tc.src, got, tc.want)
-		}
-	}
+	})
 }
 
 func TestGradExpressionErrors(t *testing.T) {

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"github.com/tensor-go/tensor"
+	"github.com/tensor-go/tensor/autograd"
 )
 
 // The view, copy and conversion spellings of NumPy and PyTorch beside the
@@ -96,38 +97,28 @@ func callExpandDims(env *Env, name string, a []Value) (Value, error) {
 }
 
 // callClone is clone and copy: always a new contiguous tensor.
-func callClone(env *Env, name string, a []Value) (Value, error) {
-	x, err := toTensor(name, a[0])
-	if err != nil {
-		return nil, err
-	}
-	if err := env.Reserve(name, storedShape(x), x.DType()); err != nil {
-		return nil, err
-	}
-	return env.tape().Clone(x)
-}
+var callClone = copying(storedShape, (*autograd.Tape).Clone)
 
 // callContiguous copies only a tensor that is not contiguous already.
-func callContiguous(env *Env, name string, a []Value) (Value, error) {
-	x, err := toTensor(name, a[0])
-	if err != nil {
-		return nil, err
-	}
-	if err := env.Reserve(name, x.Shape(), x.DType()); err != nil {
-		return nil, err
-	}
-	return env.tape().Contiguous(x)
-}
+var callContiguous = copying((*tensor.Tensor).Shape, (*autograd.Tape).Contiguous)
 
-func callConj(env *Env, name string, a []Value) (Value, error) {
-	x, err := toTensor(name, a[0])
-	if err != nil {
-		return nil, err
+// callConj is the complex conjugate (a copy, as in NumPy; a real tensor's
+// is itself).
+var callConj = copying(storedShape, (*autograd.Tape).Conj)
+
+// copying makes the call of a one-operand tape operation that may copy its
+// operand: room for elements of the reserved shape is checked first.
+func copying(reserved func(*tensor.Tensor) []int, op func(*autograd.Tape, *tensor.Tensor) (*tensor.Tensor, error)) func(*Env, string, []Value) (Value, error) {
+	return func(env *Env, name string, a []Value) (Value, error) {
+		x, err := toTensor(name, a[0])
+		if err != nil {
+			return nil, err
+		}
+		if err := env.Reserve(name, reserved(x), x.DType()); err != nil {
+			return nil, err
+		}
+		return op(env.tape(), x)
 	}
-	if err := env.Reserve(name, storedShape(x), x.DType()); err != nil {
-		return nil, err
-	}
-	return env.tape().Conj(x)
 }
 
 // callNumel is PyTorch's numel: the number of elements.

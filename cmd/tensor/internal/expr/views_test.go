@@ -15,7 +15,7 @@ func TestLibrarySpellings(t *testing.T) {
 	x := tensor.Must(tensor.FromSlice([]float32{1, 2, 3, 4}, 2, 2))
 	c := tensor.Must(tensor.Ones(tensor.Float32, 2, 3, 4))
 	vars := map[string]*tensor.Tensor{"X": x, "C": c}
-	for _, tc := range []struct{ src, want string }{
+	expectFormatted(t, vars, []formatted{
 		// PyTorch's dim/keepdim and input/other keywords.
 		{"X.sum(dim=1)", "Tensor([3. 7.], device=xpux:0)"},
 		{"torch.sum(X, dim=0, keepdim=True).shape", "(1, 2)"},
@@ -80,16 +80,7 @@ func TestLibrarySpellings(t *testing.T) {
 		{"grad(lambda x: x.double().flatten().prod(dim=0), X)", "(Tensor([[24. 12.]\n [ 8.  6.]], device=xpux:0),)"},
 		{"grad(lambda x: x.unsqueeze(0).expand(3, 2, 2).contiguous().sum(), X)", "(Tensor([[3. 3.]\n [3. 3.]], device=xpux:0),)"},
 		{"vjp(lambda z: z.conj(), tensor([1+1j]), seed=tensor([1+2j]))", "(Tensor([1.-2.j], dtype=complex64, device=xpux:0),)"},
-	} {
-		got, err := evalGrad(t, tc.src, vars)
-		if err != nil {
-			t.Errorf("%s: %v", tc.src, err)
-			continue
-		}
-		if got != tc.want {
-			t.Errorf("%s\n got %s\nwant %s", tc.src, got, tc.want)
-		}
-	}
+	})
 }
 
 func TestLibrarySpellingErrors(t *testing.T) {
