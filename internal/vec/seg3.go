@@ -28,52 +28,40 @@ var (
 // the accumulator's step. Going through ProdF32 row by row took 28 ns a
 // row; the Go loop 1.1; the AVX-512 kernel takes 16 rows a step.
 func ProdSeg3F32(acc []float64, x []float32) {
-	x = x[:3*len(acc)]
-	done := 0
-	if seg3Impl.prodF32 != nil {
-		done = len(acc) / seg3Impl.block * seg3Impl.block
-		seg3Impl.prodF32(acc[:done], x[:3*done])
-	}
-	prodSeg3Go(acc[done:], x[3*done:])
+	seg3(acc, x, seg3Impl.prodF32, prodSeg3Go[float32])
 }
 
 // SumSeg3F32 is ProdSeg3F32 for the sum:
 //
 //	for i := range acc { acc[i] += float64(x[3i]) + float64(x[3i+2]) + float64(x[3i+1]) }
 func SumSeg3F32(acc []float64, x []float32) {
-	x = x[:3*len(acc)]
-	done := 0
-	if seg3Impl.sumF32 != nil {
-		done = len(acc) / seg3Impl.block * seg3Impl.block
-		seg3Impl.sumF32(acc[:done], x[:3*done])
-	}
-	sumSeg3Go(acc[done:], x[3*done:])
+	seg3(acc, x, seg3Impl.sumF32, sumSeg3Go[float32])
 }
 
 // ProdSeg3F64 multiplies rows of three float64 into accumulators:
 //
 //	for i := range acc { acc[i] *= x[3i] * x[3i+2] * x[3i+1] }
 func ProdSeg3F64(acc, x []float64) {
-	x = x[:3*len(acc)]
-	done := 0
-	if seg3Impl.prodF64 != nil {
-		done = len(acc) / seg3Impl.block * seg3Impl.block
-		seg3Impl.prodF64(acc[:done], x[:3*done])
-	}
-	prodSeg3Go(acc[done:], x[3*done:])
+	seg3(acc, x, seg3Impl.prodF64, prodSeg3Go[float64])
 }
 
 // SumSeg3F64 is ProdSeg3F64 for the sum:
 //
 //	for i := range acc { acc[i] += x[3i] + x[3i+2] + x[3i+1] }
 func SumSeg3F64(acc, x []float64) {
+	seg3(acc, x, seg3Impl.sumF64, sumSeg3Go[float64])
+}
+
+// seg3 gives kernel (when the set has one) the whole blocks of rows and
+// twin the rest.
+func seg3[T float32 | float64](acc []float64, x []T, kernel, twin func(acc []float64, x []T)) {
 	x = x[:3*len(acc)]
 	done := 0
-	if seg3Impl.sumF64 != nil {
+	if kernel != nil {
 		done = len(acc) / seg3Impl.block * seg3Impl.block
-		seg3Impl.sumF64(acc[:done], x[:3*done])
+		kernel(acc[:done], x[:3*done])
 	}
-	sumSeg3Go(acc[done:], x[3*done:])
+	twin(acc[done:], x[3*done:])
 }
 
 // prodSeg3Go is the Go twin of the product kernels.
