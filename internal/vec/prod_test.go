@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"github.com/tensor-go/tensor/internal/kernels"
 )
 
 // prodCase describes one exported reduction for the generic checks.
@@ -124,53 +126,31 @@ func TestProdMatchesTwin(t *testing.T) {
 }
 
 // TestProdF32Pair checks ProdF32Pair under every kernel set, the Go twin
-// included, against ProdF32 of each run under the twin, bit for bit: at
-// every length up to three unrolled iterations and beyond, every
-// alignment of each run, runs of unequal length, a special (NaN, ±Inf,
-// ±0, a denormal) at a random place in some of them, and guard elements
-// around each run that must not be read.
+// included, against ProdF32 of each run under the twin, bit for bit (see
+// checkPairRuns).
 func TestProdF32Pair(t *testing.T) {
 	defer func(saved prodKernels) { prodImpl = saved }(prodImpl)
-	r := rand.New(rand.NewPCG(13, 14))
-	gen := func() float32 { return nearOneF32(r) }
-	for _, v := range prodTable.Variants() {
-		for k, n := range testLengths(r, 4) {
-			for _, off := range testOffsets(n) {
-				m := n
-				if k%7 == 3 {
-					m = max(0, n-1-r.IntN(40)) // unequal lengths
-				}
-				a, _ := sliceAt(n, off, gen)
-				b, _ := sliceAt(m, (off*5+3)%16, gen)
-				if k%3 == 0 && n > 0 {
-					a[r.IntN(n)] = specialsF32[r.IntN(len(specialsF32))]
-				}
-				if k%3 == 1 && m > 0 {
-					b[r.IntN(m)] = specialsF32[r.IntN(len(specialsF32))]
-				}
-				prodImpl = prodGo
-				wa, wb := ProdF32(a), ProdF32(b)
-				prodImpl = v.K
-				ga, gb := ProdF32Pair(a, b)
-				if !sameF64(ga, wa) || !sameF64(gb, wb) {
-					t.Fatalf("%s n=%d m=%d off=%d: got %v, %v; ProdF32 twin %v, %v", v.Name(), n, m, off, ga, gb, wa, wb)
-				}
-			}
-		}
-	}
+	checkPairRuns(t, rand.New(rand.NewPCG(13, 14)), &prodImpl, prodGo, prodTable.Variants(), "ProdF32", ProdF32, ProdF32Pair)
 }
 
-// TestSumF32Pair is TestProdF32Pair for SumF32Pair: every kernel set, the Go twin
-// included, against ProdF32 of each run under the twin, bit for bit: at
-// every length up to three unrolled iterations and beyond, every
-// alignment of each run, runs of unequal length, a special (NaN, ±Inf,
-// ±0, a denormal) at a random place in some of them, and guard elements
-// around each run that must not be read.
+// TestSumF32Pair is TestProdF32Pair for SumF32Pair against SumF32.
 func TestSumF32Pair(t *testing.T) {
 	defer func(saved sumKernels) { sumImpl = saved }(sumImpl)
-	r := rand.New(rand.NewPCG(15, 16))
+	checkPairRuns(t, rand.New(rand.NewPCG(15, 16)), &sumImpl, sumGo, sumTable.Variants(), "SumF32", SumF32, SumF32Pair)
+}
+
+// checkPairRuns checks a kernel of two runs side by side (pair) against
+// the kernel of one run (single) under the Go twin, for every variant of
+// the table impl points into, bit for bit: at every length up to three
+// unrolled iterations and beyond, every alignment of each run, runs of
+// unequal length, a special (NaN, ±Inf, ±0, a denormal) at a random place
+// in some of them, and guard elements around each run that must not be
+// read.
+func checkPairRuns[K any](t *testing.T, r *rand.Rand, impl *K, twin K, variants []kernels.Variant[K], name string,
+	single func([]float32) float64, pair func(a, b []float32) (float64, float64)) {
+	t.Helper()
 	gen := func() float32 { return nearOneF32(r) }
-	for _, v := range sumTable.Variants() {
+	for _, v := range variants {
 		for k, n := range testLengths(r, 4) {
 			for _, off := range testOffsets(n) {
 				m := n
@@ -185,12 +165,12 @@ func TestSumF32Pair(t *testing.T) {
 				if k%3 == 1 && m > 0 {
 					b[r.IntN(m)] = specialsF32[r.IntN(len(specialsF32))]
 				}
-				sumImpl = sumGo
-				wa, wb := SumF32(a), SumF32(b)
-				sumImpl = v.K
-				ga, gb := SumF32Pair(a, b)
+				*impl = twin
+				wa, wb := single(a), single(b)
+				*impl = v.K
+				ga, gb := pair(a, b)
 				if !sameF64(ga, wa) || !sameF64(gb, wb) {
-					t.Fatalf("%s n=%d m=%d off=%d: got %v, %v; SumF32 twin %v, %v", v.Name(), n, m, off, ga, gb, wa, wb)
+					t.Fatalf("%s n=%d m=%d off=%d: got %v, %v; %s twin %v, %v", v.Name(), n, m, off, ga, gb, name, wa, wb)
 				}
 			}
 		}
