@@ -257,11 +257,7 @@ func (env *Env) binaryOperands(op string, x, y Value) (a, b any, err error) {
 }
 
 func (env *Env) matmul(x, y Value) (Value, error) {
-	a, err := toTensor("matmul", x)
-	if err != nil {
-		return nil, err
-	}
-	b, err := toTensor("matmul", y)
+	a, b, err := tensorPair("matmul", []Value{x, y})
 	if err != nil {
 		return nil, err
 	}

@@ -142,11 +142,7 @@ func callConvert(to string) func(*Env, string, []Value) (Value, error) {
 // checked first.
 func callRankedMatmul(rankX, rankY int) func(*Env, string, []Value) (Value, error) {
 	return func(env *Env, name string, a []Value) (Value, error) {
-		x, err := toTensor(name, a[0])
-		if err != nil {
-			return nil, err
-		}
-		y, err := toTensor(name, a[1])
+		x, y, err := tensorPair(name, a)
 		if err != nil {
 			return nil, err
 		}
@@ -165,11 +161,7 @@ func callRankedMatmul(rankX, rankY int) func(*Env, string, []Value) (Value, erro
 // 1-D operands, a case of the same. NumPy's dot of higher ranks sums over
 // other axes than matmul's and is refused rather than computed as matmul.
 func callDot(env *Env, name string, a []Value) (Value, error) {
-	x, err := toTensor(name, a[0])
-	if err != nil {
-		return nil, err
-	}
-	y, err := toTensor(name, a[1])
+	x, y, err := tensorPair(name, a)
 	if err != nil {
 		return nil, err
 	}
@@ -180,4 +172,15 @@ func callDot(env *Env, name string, a []Value) (Value, error) {
 		return nil, evalErr(name, tensor.ErrShape, "takes operands of at most 2 dimensions here, got shapes %v and %v (use matmul)", x.Shape(), y.Shape())
 	}
 	return env.matmul(x, y)
+}
+
+// tensorPair converts a call's first two arguments to tensors.
+func tensorPair(name string, a []Value) (x, y *tensor.Tensor, err error) {
+	if x, err = toTensor(name, a[0]); err != nil {
+		return nil, nil, err
+	}
+	if y, err = toTensor(name, a[1]); err != nil {
+		return nil, nil, err
+	}
+	return x, y, nil
 }
