@@ -7,6 +7,7 @@ import (
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/kernels"
 	"github.com/tensor-go/tensor/internal/storage"
+	"github.com/tensor-go/tensor/internal/vec"
 )
 
 // Operand is one operand of an element-wise operation as the engine sees
@@ -29,8 +30,8 @@ type Operand struct {
 }
 
 // ColdStreamBytes is the output size from which a cold output (Operand.Cold)
-// is stored around the caches: twice the core's L2, as vec's
-// streamThreshold, but counted over the whole output, since vec sees only
+// is stored around the caches: vec's streamThreshold (twice the core's
+// L2), but counted over the whole output, since vec sees only
 // the part one goroutine is given (a sixteenth of a flat output on two
 // threads, which therefore streamed only from 64 MiB on). From there on
 // streaming wins in every way it was timed (BenchmarkColdStream, and calls
@@ -38,18 +39,21 @@ type Operand struct {
 // streamed (a cold buffer is in no L2 but often still in the shared L3),
 // so smaller outputs keep ordinary stores. Into-forms and Released buffers
 // are not cold: the caller's buffer may be hot.
-var ColdStreamBytes = max(1<<20, 2*kernels.CacheSizes().L2)
+var ColdStreamBytes = vec.StreamThreshold()
 
 // StreamOutputBytes is the output size from which a broadcast operation
 // stores its output around the cache, run by run: the output is then far
 // larger than the caches and would be evicted before it is read again, and
 // streaming saves reading each line before writing it (MulInto of a
-// 4096x4096 float32 row broadcast, 12.6 -> 6.3 ms). Results are recycled,
+// 4096x4096 float32 row broadcast, 12.6 -> 6.3 ms on Sapphire Rapids,
+// where eight times the core's 2 MiB L2 is the 16 MiB measured; taken
+// from the detected L2 so that a core with a smaller or larger one gets
+// the same margin). Results are recycled,
 // uncleared memory (package storage), so the same holds for them; when Go
 // zeroed every fresh result, streaming into it measured slower. The flat
 // path needs no such choice: its runs are long enough for vec to see. A
 // variable so that tests can shrink it.
-var StreamOutputBytes = 16 << 20
+var StreamOutputBytes = max(4<<20, 8*kernels.CacheSizes().L2)
 
 // Run computes out = a op b in dtype c as one flat run of n elements
 // (split between goroutines in whole cache lines), each operand advancing

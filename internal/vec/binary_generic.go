@@ -40,6 +40,10 @@ var (
 // traffic.
 var streamThreshold = max(1<<20, 2*kernels.CacheSizes().L2)
 
+// StreamThreshold is streamThreshold, for the engine's choice of
+// streaming for a whole output (ewise.ColdStreamBytes).
+func StreamThreshold() int { return streamThreshold }
+
 func mulNumbers[T number](dst, a, b []T) {
 	a, b = a[:len(dst)], b[:len(dst)]
 	for i := range dst {
