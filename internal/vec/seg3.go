@@ -26,7 +26,8 @@ var (
 //
 // the product of a run of three in ProdF32's order, ((x0·x2)·x1), then
 // the accumulator's step. Going through ProdF32 row by row took 28 ns a
-// row; the Go loop 1.1; the AVX-512 kernel takes 16 rows a step.
+// row; the Go loop 1.1 (Xeon Sapphire Rapids, in L1); the AVX-512
+// kernel takes 16 rows a step.
 func ProdSeg3F32(acc []float64, x []float32) {
 	seg3(acc, x, seg3Impl.prodF32, prodSeg3Go[float32])
 }
