@@ -4,11 +4,14 @@ alternating rounds, and prints each workload's ratio: the faster peer's seconds 
 means the library is faster).
 
     python3 bench/sweep.py [--workloads FILE] [--rounds N] [--threads N] [--budget SECONDS]
-                           [--kernels avx512|avx2|generic] [--markdown] [FILTER ...]
+                           [--kernels avx512|avx2|generic] [--machine avx2] [--markdown] [FILTER ...]
 
 The machine is shared and noisy, so each side runs --rounds times (default 2), one after the other,
 and the best (smallest) seconds of each side and library is kept. --kernels sets TENSOR_KERNELS for
-the Go side (the peers keep their own kernels). The table's last line counts the workloads below 1.
+the Go side (the peers keep their own kernels). --machine avx2 stands in for an AVX2-only machine on an
+AVX-512 one: our AVX2 set is forced and the peers are held to AVX2 too (OpenBLAS's Haswell kernels,
+NumPy's and PyTorch's AVX2 loops, oneDNN's AVX2 ISA), so a GEMM is not our AVX2 against their AVX-512.
+The table's last line counts the workloads below 1.
 Run it from anywhere inside the repository; it builds the CLI once into a temporary directory.
 """
 import argparse
@@ -29,6 +32,7 @@ def parse_args():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--budget", type=float, default=0.9, help="seconds per workload and library, as both runners take it")
     p.add_argument("--kernels", help="TENSOR_KERNELS for the Go side")
+    p.add_argument("--machine", choices=["avx2"], help="hold both sides to this ISA (see above)")
     p.add_argument("--markdown", action="store_true", help="print a Markdown table")
     p.add_argument("filters", nargs="*", help="run workloads whose name contains one of these")
     return p.parse_args()
@@ -42,6 +46,25 @@ def lines_of(cmd, env=None):
             yield json.loads(line)
         except json.JSONDecodeError:
             print(line, file=sys.stderr)
+
+
+def numpy_avx512_features():
+    """The AVX-512 groups this NumPy dispatches to; NPY_DISABLE_CPU_FEATURES turns them off."""
+    probe = "from numpy.core._multiarray_umath import __cpu_dispatch__ as d; print(' '.join(d))"
+    try:
+        out = subprocess.run([sys.executable, "-c", probe], check=True, stdout=subprocess.PIPE, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return " ".join(f for f in out.split() if f.startswith("AVX512"))
+
+
+def peer_env(machine):
+    """The peers' environment: their own kernels, or held to the ISA --machine names."""
+    env = dict(os.environ)
+    if machine == "avx2":
+        env.update(OPENBLAS_CORETYPE="Haswell", ATEN_CPU_CAPABILITY="avx2", ONEDNN_MAX_CPU_ISA="AVX2",
+                   MKL_ENABLE_INSTRUCTIONS="AVX2", NPY_DISABLE_CPU_FEATURES=numpy_avx512_features())
+    return env
 
 
 def keep_best(best, rec):
@@ -62,8 +85,11 @@ def main():
     common = ["--workloads", os.path.abspath(args.workloads), "--threads", str(args.threads),
               "--budget", str(args.budget), *args.filters]
     env = dict(os.environ)
+    if args.machine:
+        env["TENSOR_KERNELS"] = args.machine
     if args.kernels:
         env["TENSOR_KERNELS"] = args.kernels
+    peers_env = peer_env(args.machine)
     best = {}
     with tempfile.TemporaryDirectory() as tmp:
         binary = os.path.join(tmp, "tensor")
@@ -71,7 +97,7 @@ def main():
         for _ in range(args.rounds):
             for rec in lines_of([binary, "bench", *common], env):
                 keep_best(best, rec)
-            for rec in lines_of([sys.executable, os.path.join(HERE, "peers.py"), *common]):
+            for rec in lines_of([sys.executable, os.path.join(HERE, "peers.py"), *common], peers_env):
                 keep_best(best, rec)
     report(args, names, best)
 
@@ -101,8 +127,9 @@ def report(args, names, best):
         widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
         for r in [head] + rows:
             print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
-    print("\n%d of %d workloads below 1.0 (ratio = the faster peer's seconds / tensor's; %d threads, %d rounds)"
-          % (losses, len(rows), args.threads, args.rounds))
+    held = "; peers held to %s" % args.machine if args.machine else ""
+    print("\n%d of %d workloads below 1.0 (ratio = the faster peer's seconds / tensor's; %d threads, %d rounds%s)"
+          % (losses, len(rows), args.threads, args.rounds, held))
 
 
 if __name__ == "__main__":
