@@ -158,12 +158,10 @@ func (env *Env) gradCall(n *Call, name string) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, o := range outs {
-		// As PyTorch refuses an output that does not require grad.
-		if !tp.DependsOn(o, params) {
-			return nil, evalErr(name, tensor.ErrValue, "the result (shape %s) does not depend on the lambda's parameters", shapeString(o.Shape()))
-		}
-	}
+	// AllowUnused: a parameter the result does not depend on gets zeros,
+	// and so does every parameter when the result depends on none (a
+	// constant, or the gradient of a linear function differentiated
+	// again), as torch.autograd.functional.vjp and torch.func.vjp give.
 	opts := []autograd.VJPOption{autograd.AllowUnused()}
 	if nested {
 		opts = append(opts, autograd.CreateGraph())
