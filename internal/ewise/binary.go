@@ -35,14 +35,15 @@ const numDTypes = dtype.Complex128 + 1
 
 // newBinary builds an operation's tables once, so that looking a kernel up
 // never allocates. kernel returns the kernel of each dtype; streaming
-// returns the streaming kernel of a dtype or nil where there is none.
+// returns a dedicated streaming kernel of a dtype, or nil where the
+// kernel's results are to be streamed out through a buffer (streamedVia).
 func newBinary(name string, kernel, streaming func(dtype.DType) iter.Kernel, f32i32 func(dst, a []float32, b []int32)) *Binary {
 	op := &Binary{Name: name, f32i32: f32i32}
 	for _, dt := range dtype.All {
 		op.kernels[dt] = kernel(dt)
-		op.streaming[dt] = op.kernels[dt]
-		if k := streaming(dt); k != nil {
-			op.streaming[dt] = k
+		op.streaming[dt] = streaming(dt)
+		if op.streaming[dt] == nil && op.kernels[dt] != nil {
+			op.streaming[dt] = streamedVia(op.kernels[dt], dt.Size())
 		}
 		k, sk := op.kernels[dt], op.streaming[dt]
 		op.kernelOf[dt] = func() iter.Kernel { return k }
@@ -61,10 +62,11 @@ func (op *Binary) Kernel(dt dtype.DType) iter.Kernel {
 }
 
 // Streaming returns the kernel for dtype dt for an output too large for the
-// caches: where vec has Streaming kernels (float32, float64 and the integer
-// types) it stores every contiguous run of the output around the cache,
-// however short, saving the read of each output line before it is
-// written. For other dtypes it is Kernel(dt).
+// caches: it stores the contiguous runs of the output around the cache,
+// saving the read of each output line before it is written, with the same
+// bits as Kernel(dt). Where vec has a Streaming kernel of the operation it
+// is that; elsewhere Kernel(dt) computes into an L1 buffer that is
+// streamed out (streamedVia).
 func (op *Binary) Streaming(dt dtype.DType) iter.Kernel {
 	if !dt.Valid() {
 		return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/iter"
+	"github.com/tensor-go/tensor/internal/vec"
 )
 
 // TestColdOutputSameBytes checks that a cold output (Operand.Cold) stored
@@ -22,17 +23,18 @@ func TestColdOutputSameBytes(t *testing.T) {
 	defer func(b int) { ColdStreamBytes = b }(ColdStreamBytes)
 	ColdStreamBytes = 0
 	rng := rand.New(rand.NewPCG(15, 17))
-	lengths := []int{3*iter.MinParallel + 17, 1000, 127, 128, 129}
+	lengths := []int{3*iter.MinParallel + 17, 1000, 127, 128, 129, 1023, 1025, 2049}
 	for n := 1; n <= 70; n++ {
 		if n <= 20 || n%16 <= 2 || n%16 == 15 { // every vector edge, and the head before a 64-byte boundary
 			lengths = append(lengths, n)
 		}
 	}
-	pool := randomBytes(rng, 8*(3*iter.MinParallel+2048)) // operands are views of it
+	pool := randomBytes(rng, 16*(3*iter.MinParallel+2048)) // operands are views of it
 	for _, procs := range []int{1, 2} {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		for _, op := range []*Binary{Mul, Add, Sub} {
-			for _, dt := range []dtype.DType{dtype.Float32, dtype.Float64, dtype.Int32, dtype.Int8, dtype.Uint64} {
+		for _, op := range []*Binary{Mul, Add, Sub, Neg, mulVia} {
+			for _, dt := range []dtype.DType{dtype.Float32, dtype.Float64, dtype.Int32, dtype.Int8, dtype.Uint64,
+				dtype.Complex64, dtype.Complex128, dtype.BFloat16, dtype.Float16} {
 				size := dt.Size()
 				for _, n := range lengths {
 					a, b := pool[:n*size], pool[len(pool)-n*size:]
@@ -70,6 +72,11 @@ func TestColdOutputSameBytes(t *testing.T) {
 		}
 	}
 }
+
+// mulVia is Mul with every dtype streamed through a buffer (streamedVia),
+// as the operations without streaming kernels are: the tests check it
+// against Mul, and the benchmarks time it against Mul's streaming kernels.
+var mulVia = newBinary("mul", mulKernel, noStreaming, vec.MulF32I32)
 
 // compareCold runs an operation into a cold and an ordinary output of
 // size bytes, each shift bytes past a 64-byte boundary with guard bytes on

@@ -1,0 +1,63 @@
+package ewise
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/tensor-go/tensor/internal/iter"
+	"github.com/tensor-go/tensor/internal/vec"
+)
+
+// streamBytes is how much of a streamed run is computed at a time: a
+// buffer that stays in the L1 cache between the kernel that writes it and
+// the copy that streams it out (2, 8 and 16 KiB timed the same within the
+// noise in BenchmarkStreamedVia).
+const streamBytes = 4096
+
+// minStreamedRun is the shortest contiguous output run that streamedVia
+// streams: a shorter one has no more than a few whole lines between its
+// partial ones, and goes to the kernel as it is.
+const minStreamedRun = 256
+
+// streamScratch is one goroutine's buffer for streamedVia, with the
+// operand arrays handed to the kernel (kept here, so that passing them to
+// a kernel moves nothing to the heap).
+type streamScratch struct {
+	buf     [streamBytes / 8]uint64 // 8-byte aligned for every element type
+	ptrs    [3]unsafe.Pointer
+	strides [3]int
+}
+
+var streamScratches = sync.Pool{New: func() any { return new(streamScratch) }}
+
+// streamedVia returns the streaming form of kernel k, whose output elements
+// are size bytes: a contiguous output run is computed by k a chunk at a
+// time into an L1 buffer, which vec.CopyStreaming then stores around the
+// caches. Every element is computed by k exactly as without streaming (the
+// same bits); only where the output's bytes go changes. It gives every
+// operation and dtype a streaming kernel without a streaming variant of
+// each vector kernel. Other runs go to k.
+func streamedVia(k iter.Kernel, size int) iter.Kernel {
+	return func(ptrs []unsafe.Pointer, strides []int, n int) {
+		if strides[0] != size || n*size < minStreamedRun {
+			k(ptrs, strides, n)
+			return
+		}
+		s := streamScratches.Get().(*streamScratch)
+		buf := unsafe.Pointer(&s.buf)
+		s.strides = [3]int{size, strides[1], strides[2]}
+		per := streamBytes / size
+		// The first chunk ends at a line boundary of the output, so that
+		// the chunks after it are whole lines, each line stored once.
+		m := per - int(uintptr(ptrs[0])&63)/size
+		for done := 0; done < n; done, m = done+m, per {
+			m = min(m, n-done)
+			s.ptrs = [3]unsafe.Pointer{buf, unsafe.Add(ptrs[1], done*strides[1]), unsafe.Add(ptrs[2], done*strides[2])}
+			k(s.ptrs[:], s.strides[:], m)
+			vec.CopyStreaming(run[byte](unsafe.Add(ptrs[0], done*size), m*size), run[byte](buf, m*size))
+		}
+		vec.FenceStreaming()
+		s.ptrs = [3]unsafe.Pointer{} // hold no operand alive from the pool
+		streamScratches.Put(s)
+	}
+}
