@@ -53,6 +53,7 @@ func Matmul(a, b *Tensor, opts ...MatmulOption) (*Tensor, error) {
 	if err != nil {
 		return nil, wrapErr("matmul", err)
 	}
+	p.cold = out.cold
 	if err := p.run(out); err != nil {
 		return nil, err
 	}
@@ -127,6 +128,10 @@ type matmulPlan struct {
 	dtype  dtype.DType
 	shapes shape.MatmulShapes // Out is not set: see outShape
 	tf32   bool               // round float32 operands to TF32
+	// cold says that the result is a new tensor in cold memory
+	// (Tensor.cold), which package gemm may store around the caches; only
+	// Matmul sets it, since an output passed in may well be in cache.
+	cold bool
 }
 
 // planMatmul checks the operands and options and works out the result.
@@ -527,7 +532,7 @@ func mulReal[T gemm.Elem](p *matmulPlan, a, b, c *Tensor) {
 	}
 	l := p.stridedLayout(a, b, c)
 	x, y, z := gemm.Matrix[T](view[T](l.a, a)), gemm.Matrix[T](view[T](l.b, b)), gemm.Matrix[T](view[T](l.c, c))
-	gemmMul(&l, x, y, z, gemm.Options{TF32: p.tf32})
+	gemmMul(&l, x, y, z, gemm.Options{TF32: p.tf32, Cold: p.cold})
 	l.release()
 }
 

@@ -49,6 +49,10 @@ type Options struct {
 	// (10 mantissa bits, round to nearest even, NaN and Inf kept) while
 	// packing; accumulation stays float32.
 	TF32 bool
+	// Cold says that C is memory no cache holds (a new result, fresh or
+	// recycled through a collection) which the call overwrites whole, so
+	// that paths writing much of it may store it around the caches.
+	Cold bool
 }
 
 // threads resolves Options.Threads to a positive goroutine count.

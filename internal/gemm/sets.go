@@ -25,6 +25,12 @@ type kernelSet struct {
 	smallWidthF32 int
 	smallWidthF64 int
 
+	// Small kernels that store C around the caches (non-temporal
+	// stores), for rows of exactly one or two vectors of results in cold
+	// memory (see streamSmall); nil where the set has none.
+	smallStreamF32 smallKernel[float32]
+	smallStreamF64 smallKernel[float64]
+
 	// Matrix-vector helpers (gemv.go).
 	gemvF32 gemvHelpers[float32]
 	gemvF64 gemvHelpers[float64]

@@ -10,6 +10,7 @@ func init() {
 	avx2.f32, avx2.f64, avx2.i32 = avx2KernelF32, avx2KernelF64, avx2KernelI32
 	avx2.smallF32, avx2.smallWidthF32 = smallF32AVX2, smallWidthF32AVX2
 	avx2.smallF64, avx2.smallWidthF64 = smallF64AVX2, smallWidthF64AVX2
+	avx2.smallStreamF32, avx2.smallStreamF64 = smallStreamF32AVX2, smallStreamF64AVX2
 	avx2.gemvF32, avx2.gemvF64 = gemvAVX2F32, gemvAVX2F64
 	avx2.copyRows64 = copyRows64AVX2
 	avx2.wideRows64F32, avx2.wideRows64F64 = wideRows64F32AVX2, wideRows64F64AVX2
@@ -20,6 +21,7 @@ func init() {
 	avx512.f32, avx512.f64, avx512.i32, avx512.i64 = avx512KernelF32, avx512KernelF64, avx512KernelI32, avx512KernelI64
 	avx512.smallF32, avx512.smallWidthF32 = smallF32AVX512K, 16
 	avx512.smallF64, avx512.smallWidthF64 = smallF64AVX512K, 8
+	avx512.smallStreamF32, avx512.smallStreamF64 = smallStreamF32AVX512, smallStreamF64AVX512
 	avx512.gemvF32, avx512.gemvF64 = gemvAVX512F32, gemvAVX512F64
 	avx512.copyRows128 = copyRows128AVX512
 	avx512.wideRows128F32, avx512.wideRows128F64 = wideRows128F32AVX512, wideRows128F64AVX512

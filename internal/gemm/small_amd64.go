@@ -21,6 +21,22 @@ func smallF32AVX512Y(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int
 //go:noescape
 func smallF64AVX512Y(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
 
+// The Stream variants store rows of C with non-temporal stores of the
+// whole vector: n must fill it (16 or 8 float32s, 8 or 4 float64s) and every
+// row of C must be aligned to it (see smallStreamAsm).
+//
+//go:noescape
+func smallF32AVX512Stream(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
+
+//go:noescape
+func smallF64AVX512Stream(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
+
+//go:noescape
+func smallF32AVX512YStream(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
+
+//go:noescape
+func smallF64AVX512YStream(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
+
 // smallAsm adapts an assembly small kernel to smallKernel. The slices'
 // first elements serve as base pointers (offsets are relative to them).
 func smallAsm[T float32 | float64](wide, narrow func(batch, m, k, mask int, a *T, ars, acs int, aoffs *int, b *T, brs int, boffs *int, c *T, crs int, coffs *int)) smallKernel[T] {
@@ -45,8 +61,34 @@ func smallAsm[T float32 | float64](wide, narrow func(batch, m, k, mask int, a *T
 	}
 }
 
+// smallStreamAsm adapts a pair of Stream kernels (rows of one zmm, rows of
+// one ymm) to smallKernel. Products whose rows are not exactly one vector,
+// or whose rows of C are not all aligned to it (see streamable), go to
+// fallback: a non-temporal store to an unaligned address faults.
+func smallStreamAsm[T float32 | float64](wide, narrow func(batch, m, k, mask int, a *T, ars, acs int, aoffs *int, b *T, brs int, boffs *int, c *T, crs int, coffs *int), fallback smallKernel[T]) smallKernel[T] {
+	size := int(unsafe.Sizeof(T(0)))
+	return func(m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int) {
+		f := wide
+		if n*size == 32 {
+			f = narrow
+		}
+		if b.CS != 1 || c.CS != 1 {
+			smallGo(m, n, k, a, b, c, aOffs, bOffs, cOffs)
+			return
+		}
+		if len(aOffs) == 0 || (n*size != 32 && n*size != 64) || !inside(a) || !inside(b) || !streamable(c, n*size, cOffs) {
+			fallback(m, n, k, a, b, c, aOffs, bOffs, cOffs)
+			return
+		}
+		f(len(aOffs), m, k, 1<<n-1, elementAt(a), a.RS*size, a.CS*size, &aOffs[0], elementAt(b), b.RS*size, &bOffs[0], elementAt(c), c.RS*size, &cOffs[0])
+	}
+}
+
 // The AVX-512 small kernels as smallKernel values.
 var (
 	smallF32AVX512K = smallAsm(smallF32AVX512, smallF32AVX512Y)
 	smallF64AVX512K = smallAsm(smallF64AVX512, smallF64AVX512Y)
+
+	smallStreamF32AVX512 = smallStreamAsm(smallF32AVX512Stream, smallF32AVX512YStream, smallF32AVX512K)
+	smallStreamF64AVX512 = smallStreamAsm(smallF64AVX512Stream, smallF64AVX512YStream, smallF64AVX512K)
 )

@@ -38,7 +38,17 @@
 	FMA.BCST d(R13)(R8*2), b, V6; \
 	FMA.BCST d(R13)(R12*1), b, V7
 
-#define SMALL(MOVV, FMA, shift, es) \
+// ST stores the row of C in v at DX: through the column mask, or, in the
+// Stream variants, around the caches with a non-temporal store of the whole
+// vector (rows exactly one vector wide and aligned to it), for results in
+// memory that no cache holds; FIN then orders those stores (SFENCE) before
+// the kernel returns and anyone reads C.
+#define STPS(v) VMOVUPS v, K1, (DX)
+#define STPD(v) VMOVUPD v, K1, (DX)
+#define NTPS(v) VMOVNTPS v, (DX)
+#define NTPD(v) VMOVNTPD v, (DX)
+#define NOFENCE
+#define SMALL(MOVV, FMA, ST, FIN, shift, es) \
 	MOVQ   mask+24(FP), AX; \
 	KMOVW  AX, K1; \
 	MOVQ   ars+40(FP), R8; \
@@ -103,21 +113,21 @@ k8: \
 	JNZ    k8; \
 store8: \
 	MOVQ   crs+96(FP), CX; \
-	MOVV   V0, K1, (DX); \
+	ST(V0); \
 	ADDQ   CX, DX; \
-	MOVV   V1, K1, (DX); \
+	ST(V1); \
 	ADDQ   CX, DX; \
-	MOVV   V2, K1, (DX); \
+	ST(V2); \
 	ADDQ   CX, DX; \
-	MOVV   V3, K1, (DX); \
+	ST(V3); \
 	ADDQ   CX, DX; \
-	MOVV   V4, K1, (DX); \
+	ST(V4); \
 	ADDQ   CX, DX; \
-	MOVV   V5, K1, (DX); \
+	ST(V5); \
 	ADDQ   CX, DX; \
-	MOVV   V6, K1, (DX); \
+	ST(V6); \
 	ADDQ   CX, DX; \
-	MOVV   V7, K1, (DX); \
+	ST(V7); \
 	ADDQ   CX, DX; \
 	LEAQ   (SI)(R8*8), SI; \
 	SUBQ   $8, BX; \
@@ -146,13 +156,13 @@ k4: \
 	JNZ    k4; \
 store4: \
 	MOVQ   crs+96(FP), CX; \
-	MOVV   V0, K1, (DX); \
+	ST(V0); \
 	ADDQ   CX, DX; \
-	MOVV   V1, K1, (DX); \
+	ST(V1); \
 	ADDQ   CX, DX; \
-	MOVV   V2, K1, (DX); \
+	ST(V2); \
 	ADDQ   CX, DX; \
-	MOVV   V3, K1, (DX); \
+	ST(V3); \
 	ADDQ   CX, DX; \
 	LEAQ   (SI)(R8*4), SI; \
 	SUBQ   $4, BX; \
@@ -173,7 +183,7 @@ k1: \
 	DECQ   CX; \
 	JNZ    k1; \
 store1: \
-	MOVV   V0, K1, (DX); \
+	ST(V0); \
 	ADDQ   crs+96(FP), DX; \
 	ADDQ   R8, SI; \
 	DECQ   BX; \
@@ -182,6 +192,7 @@ next: \
 	INCQ   idx-8(SP); \
 	JMP    matrix; \
 end: \
+	FIN; \
 	VZEROUPPER; \
 	RET
 
@@ -198,11 +209,19 @@ end: \
 
 // func smallF32AVX512(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
 TEXT ·smallF32AVX512(SB), NOSPLIT, $8-112
-	SMALL(VMOVUPS, VFMADD231PS, 2, 4)
+	SMALL(VMOVUPS, VFMADD231PS, STPS, NOFENCE, 2, 4)
 
 // func smallF64AVX512(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
 TEXT ·smallF64AVX512(SB), NOSPLIT, $8-112
-	SMALL(VMOVUPD, VFMADD231PD, 3, 8)
+	SMALL(VMOVUPD, VFMADD231PD, STPD, NOFENCE, 3, 8)
+
+// func smallF32AVX512Stream(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
+TEXT ·smallF32AVX512Stream(SB), NOSPLIT, $8-112
+	SMALL(VMOVUPS, VFMADD231PS, NTPS, SFENCE, 2, 4)
+
+// func smallF64AVX512Stream(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
+TEXT ·smallF64AVX512Stream(SB), NOSPLIT, $8-112
+	SMALL(VMOVUPD, VFMADD231PD, NTPD, SFENCE, 3, 8)
 
 #undef V0
 #undef V1
@@ -227,8 +246,16 @@ TEXT ·smallF64AVX512(SB), NOSPLIT, $8-112
 
 // func smallF32AVX512Y(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
 TEXT ·smallF32AVX512Y(SB), NOSPLIT, $8-112
-	SMALL(VMOVUPS, VFMADD231PS, 2, 4)
+	SMALL(VMOVUPS, VFMADD231PS, STPS, NOFENCE, 2, 4)
 
 // func smallF64AVX512Y(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
 TEXT ·smallF64AVX512Y(SB), NOSPLIT, $8-112
-	SMALL(VMOVUPD, VFMADD231PD, 3, 8)
+	SMALL(VMOVUPD, VFMADD231PD, STPD, NOFENCE, 3, 8)
+
+// func smallF32AVX512YStream(batch, m, k, mask int, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
+TEXT ·smallF32AVX512YStream(SB), NOSPLIT, $8-112
+	SMALL(VMOVUPS, VFMADD231PS, NTPS, SFENCE, 2, 4)
+
+// func smallF64AVX512YStream(batch, m, k, mask int, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
+TEXT ·smallF64AVX512YStream(SB), NOSPLIT, $8-112
+	SMALL(VMOVUPD, VFMADD231PD, NTPD, SFENCE, 3, 8)

@@ -34,6 +34,21 @@ func smallF64AVX2Wide(batch, m, k int, mask *int32, a *float64, ars, acs int, ao
 //go:noescape
 func smallF64AVX2WideFull(batch, m, k int, mask *int32, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
 
+// The Stream variants of the Full ones store rows of C with non-temporal
+// stores; every row must be aligned to 32 bytes (see smallStreamAsmAVX2).
+
+//go:noescape
+func smallF32AVX2NarrowStream(batch, m, k int, mask *int32, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
+
+//go:noescape
+func smallF32AVX2WideStream(batch, m, k int, mask *int32, a *float32, ars, acs int, aoffs *int, b *float32, brs int, boffs *int, c *float32, crs int, coffs *int)
+
+//go:noescape
+func smallF64AVX2NarrowStream(batch, m, k int, mask *int32, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
+
+//go:noescape
+func smallF64AVX2WideStream(batch, m, k int, mask *int32, a *float64, ars, acs int, aoffs *int, b *float64, brs int, boffs *int, c *float64, crs int, coffs *int)
+
 // maskLanes[8-j:] starts with j set lanes (sign bit on) and then clear
 // ones, for the j int32 lanes of a ymm that a row's last vector fills.
 var maskLanes = [16]int32{-1, -1, -1, -1, -1, -1, -1, -1}
@@ -73,11 +88,37 @@ func smallAsmAVX2[T float32 | float64](narrow, narrowFull, wide, wideFull smallA
 	}
 }
 
+// smallStreamAsmAVX2 adapts the Stream kernels of one type (rows of one
+// and of two ymm) to smallKernel. Other widths, and rows of C not all
+// aligned to 32 bytes (see streamable), go to fallback: a non-temporal
+// store to an unaligned address faults.
+func smallStreamAsmAVX2[T float32 | float64](narrow, wide smallAVX2Kernel[T], fallback smallKernel[T]) smallKernel[T] {
+	size := int(unsafe.Sizeof(T(0)))
+	return func(m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int) {
+		f := wide
+		if n*size == 32 {
+			f = narrow
+		}
+		if b.CS != 1 || c.CS != 1 {
+			smallGo(m, n, k, a, b, c, aOffs, bOffs, cOffs)
+			return
+		}
+		if len(aOffs) == 0 || (n*size != 32 && n*size != 64) || !inside(a) || !inside(b) || !streamable(c, 32, cOffs) {
+			fallback(m, n, k, a, b, c, aOffs, bOffs, cOffs)
+			return
+		}
+		f(len(aOffs), m, k, &maskLanes[0], elementAt(a), a.RS*size, a.CS*size, &aOffs[0], elementAt(b), b.RS*size, &bOffs[0], elementAt(c), c.RS*size, &cOffs[0])
+	}
+}
+
 // The AVX2 small kernels as smallKernel values, with the widest n each
 // takes.
 var (
 	smallF32AVX2 = smallAsmAVX2(smallF32AVX2Narrow, smallF32AVX2NarrowFull, smallF32AVX2Wide, smallF32AVX2WideFull)
 	smallF64AVX2 = smallAsmAVX2(smallF64AVX2Narrow, smallF64AVX2NarrowFull, smallF64AVX2Wide, smallF64AVX2WideFull)
+
+	smallStreamF32AVX2 = smallStreamAsmAVX2(smallF32AVX2NarrowStream, smallF32AVX2WideStream, smallF32AVX2)
+	smallStreamF64AVX2 = smallStreamAsmAVX2(smallF64AVX2NarrowStream, smallF64AVX2WideStream, smallF64AVX2)
 )
 
 const (

@@ -204,6 +204,7 @@ next: \
 	INCQ   idx-8(SP); \
 	JMP    matrix; \
 end: \
+	FIN; \
 	VZEROUPPER; \
 	RET
 
@@ -224,9 +225,10 @@ end: \
 	FMA   Y13, Y8, Y6; \
 	FMA   Y13, Y9, Y7
 
-// Stores a wide row (lo full, hi through STOREC) at DX and moves DX on.
+// Stores a wide row (lo through STOREF, hi through STOREC) at DX and moves
+// DX on.
 #define WSTOREROW(MOVU, lo, hi) \
-	MOVU lo, (DX); \
+	STOREF(lo, (DX)); \
 	STOREC(hi, 32(DX)); \
 	ADDQ CX, DX
 
@@ -300,6 +302,7 @@ next: \
 	INCQ   idx-8(SP); \
 	JMP    matrix; \
 end: \
+	FIN; \
 	VZEROUPPER; \
 	RET
 
@@ -309,6 +312,13 @@ end: \
 //
 // mask points at eight int32s whose sign bits select the lanes of the
 // masked vector (unused by the full instantiations, but always loaded).
+
+// STOREF(src, dst) stores a full vector of C and FIN ends the kernel: plain
+// stores and nothing, or (the Stream instantiations, for rows exactly one
+// or two vectors wide, aligned to 32 bytes, of memory no cache holds)
+// non-temporal stores and the SFENCE that orders them before the return.
+#define STOREF(src, dst) VMOVUPS src, dst
+#define FIN
 
 #define LOADB(src, dst) VMASKMOVPS src, Y15, dst
 #define STOREC(src, dst) VMASKMOVPS src, Y15, dst
@@ -345,4 +355,23 @@ TEXT ·smallF64AVX2NarrowFull(SB), NOSPLIT, $8-112
 	NARROW(VBROADCASTSD, VFMADD231PD, 3, 8)
 
 TEXT ·smallF64AVX2WideFull(SB), NOSPLIT, $8-112
+	WIDE(VMOVUPD, VBROADCASTSD, VFMADD231PD, 3)
+
+#undef STOREC
+#undef STOREF
+#undef FIN
+#define STOREC(src, dst) VMOVNTPS src, dst
+#define STOREF(src, dst) VMOVNTPS src, dst
+#define FIN SFENCE
+
+TEXT ·smallF32AVX2NarrowStream(SB), NOSPLIT, $8-112
+	NARROW(VBROADCASTSS, VFMADD231PS, 2, 4)
+
+TEXT ·smallF32AVX2WideStream(SB), NOSPLIT, $8-112
+	WIDE(VMOVUPS, VBROADCASTSS, VFMADD231PS, 2)
+
+TEXT ·smallF64AVX2NarrowStream(SB), NOSPLIT, $8-112
+	NARROW(VBROADCASTSD, VFMADD231PD, 3, 8)
+
+TEXT ·smallF64AVX2WideStream(SB), NOSPLIT, $8-112
 	WIDE(VMOVUPD, VBROADCASTSD, VFMADD231PD, 3)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // checkSmallEdges runs a small kernel against smallGo at every m from 0 to
@@ -77,6 +78,71 @@ func TestSmallKernelSets(t *testing.T) {
 	}
 	for _, k := range smallKernelsF64() {
 		checkSmallEdges(t, k)
+	}
+}
+
+// TestSmallStreamSets checks every streaming small kernel this CPU can run
+// (rows of C stored around the caches) against smallGo and, bit for bit,
+// smallFused: at every m from 0 to three row tiles and every k from 0 to
+// three K unrolls, for rows of exactly one and two vectors (streamed) and
+// every other n (passed on), with C contiguous and aligned to 64 bytes or
+// one element off (passed on), and guard elements around it.
+func TestSmallStreamSets(t *testing.T) {
+	for _, v := range kernelSets.Variants() {
+		if v.K.smallStreamF32 != nil {
+			checkSmallStream(t, v.Name(), v.K.smallStreamF32, v.K.smallWidthF32)
+		}
+		if v.K.smallStreamF64 != nil {
+			checkSmallStream(t, v.Name(), v.K.smallStreamF64, v.K.smallWidthF64)
+		}
+	}
+}
+
+func checkSmallStream[T float32 | float64](t *testing.T, name string, kern smallKernel[T], width int) {
+	rng := rand.New(rand.NewPCG(47, uint64(width)))
+	gen := func(n int) []T { return fill[T](rng, n, true) }
+	const batch = 3
+	lineElems := 64 / int(unsafe.Sizeof(T(0)))
+	for m := 0; m <= 3*8+1; m++ {
+		for n := 1; n <= width; n++ {
+			for kk := 0; kk <= 3*4+1; kk++ {
+				for shift := range 2 {
+					al := layout((m + n + kk) % int(numLayouts))
+					a := view(batch*m, kk, al, gen)
+					brs := n + (m+kk)%3
+					b := Matrix[T]{gen(batch*kk*brs + 1), 1, brs, 1}
+					raw := make([]T, 2*guard+batch*m*n+2*lineElems)
+					start := guard + shift
+					for uintptr(unsafe.Pointer(&raw[start]))%64 != uintptr(shift)*unsafe.Sizeof(T(0)) {
+						start++
+					}
+					cData := raw[start-guard : start+batch*m*n+guard]
+					for i := range cData {
+						cData[i] = sentinel[T]()
+					}
+					var aOffs, bOffs, cOffs []int
+					for i := range batch {
+						aOffs = append(aOffs, i*m*a.RS)
+						bOffs = append(bOffs, (batch-1-i)*kk*brs)
+						cOffs = append(cOffs, i*m*n)
+					}
+					c := Matrix[T]{cData, guard, n, 1}
+					want := append([]T(nil), cData...)
+					smallGo(m, n, kk, a, b, Matrix[T]{want, guard, n, 1}, aOffs, bOffs, cOffs)
+					fused := append([]T(nil), cData...)
+					smallFused(m, n, kk, a, b, Matrix[T]{fused, guard, n, 1}, aOffs, bOffs, cOffs)
+					kern(m, n, kk, a, b, c, aOffs, bOffs, cOffs)
+					for i := range cData {
+						if !sameValue(cData[i], want[i], 1e-5*float64(kk+1)) {
+							t.Fatalf("%s stream m=%d n=%d k=%d A %v shift %d: element %d = %v, Go twin %v", name, m, n, kk, al, shift, i, cData[i], want[i])
+						}
+						if !sameBits(cData[i], fused[i]) {
+							t.Fatalf("%s stream m=%d n=%d k=%d A %v shift %d: element %d = %v, fused reference %v", name, m, n, kk, al, shift, i, cData[i], fused[i])
+						}
+					}
+				}
+			}
+		}
 	}
 }
 

@@ -31,7 +31,7 @@ func MulBatchStrided[T Elem](batch, m, n, k int, a, b, c Matrix[T], aStride, bSt
 	}
 	threads := max(1, min(opt.threads(), batch*m*n*k/active.minFlopsPerThread))
 	if small := smallPlan(m, n, k, b, c); small.kern != nil && !opt.TF32 {
-		s.each(threads, small, opt)
+		s.each(threads, small.streamed(batch, m, n, b, c, cStride, opt.Cold), opt)
 		return
 	}
 	if batch < threads {
