@@ -38,7 +38,7 @@ func TestGemvHelpersSameBitsEverywhere(t *testing.T) {
 		a32[i] = float32(a64[i])
 	}
 	for _, v := range kernelSets.Variants() {
-		asm := slices.Contains([]string{"avx512", "avx2", "neon"}, v.Name())
+		asm := slices.Contains([]string{"amx", "avx512", "avx2", "neon"}, v.Name())
 		got32 := gemvBits(v.K.gemvF32, x32, y32, a32, lda)
 		got64 := gemvBits(v.K.gemvF64, x64, y64, a64, lda)
 		if got32 != want32[asm] || got64 != want64[asm] {

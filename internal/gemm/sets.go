@@ -45,6 +45,10 @@ type kernelSet struct {
 	wideRows128F32, wideRows128F64 func(dst, src unsafe.Pointer, rows, stride, odd int)
 	wideRows64F32, wideRows64F64   func(dst, src unsafe.Pointer, rows, stride, odd int)
 
+	// bf16, when set, multiplies bfloat16 products on tiles (tiles.go)
+	// instead of widening them to float32 (half.go).
+	bf16 *tileKernel
+
 	// minFlopsPerThread is the work (multiply-adds) from which a product
 	// gets a second goroutine: about 8 µs of one core on the set's
 	// kernels (see avx512MinFlopsPerThread, where it was measured).

@@ -27,4 +27,8 @@ func init() {
 	avx512.wideRows128F32, avx512.wideRows128F64 = wideRows128F32AVX512, wideRows128F64AVX512
 	avx512.minFlopsPerThread = avx512MinFlopsPerThread
 	kernelSets.Add(kernels.AVX512, avx512)
+
+	amx := avx512
+	amx.bf16 = amxTilesBF16
+	kernelSets.Add(kernels.AMX, amx)
 }

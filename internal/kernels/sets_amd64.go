@@ -27,4 +27,20 @@ var AVX512 = &Set{
 		cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL,
 }
 
-func init() { register(AVX512, AVX2) }
+// AMX is the avx512 set with Intel's Advanced Matrix Extensions for
+// bfloat16 (Sapphire Rapids and later): eight tile registers of up to 16
+// rows of 64 bytes and a tile dot product (TDPBF16PS). Only the bfloat16
+// GEMM uses them; every other family is the avx512 set's. The processor
+// must have the instructions and the operating system must let this
+// process use the tile data state (tileDataPermitted: on Linux an
+// arch_prctl request, made once, at start-up). Its products are within the
+// float32 path's error bound, not its bits (docs/kernels.md), so
+// TENSOR_KERNELS=avx512 switches the tiles off.
+var AMX = &Set{
+	Name:      "amx",
+	Requires:  append([]string{"AMX-TILE", "AMX-BF16", "XTILEDATA permission from the OS"}, AVX512.Requires...),
+	Lower:     AVX512,
+	supported: AVX512.supported && cpu.X86.HasAMXTile && cpu.X86.HasAMXBF16 && tileDataPermitted(),
+}
+
+func init() { register(AMX, AVX512, AVX2) }

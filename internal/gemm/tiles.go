@@ -1,0 +1,392 @@
+package gemm
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/tensor-go/tensor/internal/scratch"
+)
+
+// Tile kernels multiply bfloat16 matrices without widening them: a tile
+// dot product (AMX's TDPBF16PS) takes 32×32 blocks of bfloat16 operands
+// and accumulates their products into float32 tiles. A product taken this
+// way is not the float32 path's bits: the instruction sums each pair of
+// products in its own order and flushes subnormal inputs and results to
+// zero (docs/kernels.md, "bfloat16 products on AMX tiles"). The driver
+// therefore
+//
+//   - packs A and B into the tiles' layouts, zero-padding K to whole
+//     32-element steps and M and N to whole 32-element blocks (a padded
+//     row or column meets only padding or lands outside C);
+//   - watches for subnormal bfloat16 inputs while it packs, and when one
+//     appears hands the whole product to the exact (widening) path, so
+//     that no input is ever flushed; the decision depends on the operands
+//     alone, never on the thread count;
+//   - keeps the float32 sums in C between K blocks (each K block loads the
+//     float32 accumulators, adds its steps and stores them), so C holds the
+//     float32 result that the caller rounds once to bfloat16.
+//
+// Every element of C takes the same instructions whatever its place (an
+// edge block is computed in a buffer loaded from C, exactly as in place),
+// and K is never split between goroutines, so the result does not depend
+// on Options.Threads.
+
+// tileBlock is the side of the C block one kernel step computes (2×2 tiles
+// of 16×16) and the K length of one step (32 bfloat16 per tile row).
+const tileBlock = 32
+
+// tileStepElems is the bfloat16 elements one K step of a 32-row A sliver
+// (or a 32-column B panel) holds: two tiles of 16 rows of 32.
+const tileStepElems = tileBlock * tileBlock
+
+// tileKernelFunc computes blocks 32×32 blocks of C side by side (columns
+// 32·t to 32·t+31 for t < blocks) from a packed A sliver (packTilesA) and
+// the packed B panels (packTilesB), steps K steps of 32 each:
+//
+//	C[i][32t+j] (+)= Σ over s < steps, p < 16 of
+//	    A[i][32s+2p]·B[32s+2p][32t+j] + A[i][32s+2p+1]·B[32s+2p+1][32t+j]
+//
+// in float32, loading C first when accumulate and writing it without
+// reading it otherwise. ldc is C's row stride in elements (positive);
+// steps and blocks are at least 1.
+type tileKernelFunc func(a, b *uint16, c *float32, ldc, steps, blocks int, accumulate bool)
+
+// tileKernel is a tile kernel with its blocking. kc, mc and nc are
+// multiples of 32.
+type tileKernel struct {
+	name       string
+	kc, mc, nc int
+	tiles      tileKernelFunc
+	// minFlopsPerThread is the work (multiply-adds) from which a product
+	// gets another goroutine.
+	minFlopsPerThread int
+	spare             *scratch.List[tileWorkspace]
+}
+
+// tileWorkspace holds one goroutine's packed blocks and the C buffer of
+// edge blocks.
+type tileWorkspace struct {
+	a, b []uint16
+	c    [tileBlock * tileBlock]float32
+}
+
+// newTileKernel fills in a tile kernel description and its workspaces.
+func newTileKernel(name string, kc, mc, nc int, tiles tileKernelFunc, minFlopsPerThread int) *tileKernel {
+	k := &tileKernel{name: name, kc: kc, mc: mc, nc: nc, tiles: tiles, minFlopsPerThread: minFlopsPerThread}
+	k.spare = &scratch.List[tileWorkspace]{New: func() *tileWorkspace {
+		return &tileWorkspace{a: make([]uint16, mc*kc), b: make([]uint16, kc*nc)}
+	}}
+	return k
+}
+
+// tileMinSide is the shortest M or N that goes to the tiles: below it a
+// 32×32 block would be mostly padding, and the widening path's 12- and
+// 32-wide float32 tiles waste less.
+const tileMinSide = 16
+
+// useTiles reports whether an m×n×k bfloat16 product goes to the tiles.
+func useTiles(m, n, k int) bool {
+	return m >= tileMinSide && n >= tileMinSide && k > 0
+}
+
+// tileJob is one product C = A·B on a tile kernel.
+type tileJob struct {
+	kern    *tileKernel
+	m, n, k int
+	a, b    Matrix[uint16]
+	c       Matrix[float32]
+	// subnormal is set by the first goroutine whose packing meets a
+	// subnormal input; the others stop at their next block.
+	subnormal *atomic.Bool
+}
+
+// mulTiles computes C = A·B (bfloat16 A and B, float32 C) with the tile
+// kernel and reports true, or reports false when A or B holds a subnormal,
+// leaving C's contents undefined for the caller to overwrite.
+func mulTiles(kern *tileKernel, m, n, k int, a, b Matrix[uint16], c Matrix[float32], threads int) bool {
+	var subnormal atomic.Bool
+	j := &tileJob{kern: kern, m: m, n: n, k: k, a: a, b: b, c: c, subnormal: &subnormal}
+	threads = max(1, min(threads, m*n*k/kern.minFlopsPerThread))
+	switch {
+	case threads == 1:
+		j.runPooled(0, m, 0, n)
+	case n >= m:
+		splitParts(n, tileBlock, threads, threads, func(j0, j1 int) { j.runPooled(0, m, j0, j1) })
+	default:
+		split(m, tileBlock, threads, func(i0, i1 int) { j.runPooled(i0, i1, 0, n) })
+	}
+	return !subnormal.Load()
+}
+
+// runPooled computes rows [i0, i1) and columns [j0, j1) of C with an idle
+// workspace.
+func (j *tileJob) runPooled(i0, i1, j0, j1 int) {
+	ws := j.kern.spare.Get()
+	j.run(ws, i0, i1, j0, j1)
+	j.kern.spare.Put(ws)
+}
+
+// run is the loop nest of job.run (N in nc blocks, K in kc blocks packing
+// B, M in mc blocks packing A) over one rectangle of C, stopping as soon
+// as any goroutine has met a subnormal input.
+func (j *tileJob) run(ws *tileWorkspace, i0, i1, j0, j1 int) {
+	kern := j.kern
+	kcb := balanced(j.k, kern.kc, tileBlock)
+	ncb := balanced(j1-j0, kern.nc, tileBlock)
+	mcb := balanced(i1-i0, kern.mc, tileBlock)
+	for jc := j0; jc < j1; jc += ncb {
+		nc := min(ncb, j1-jc)
+		for pc := 0; pc < j.k; pc += kcb {
+			kc := min(kcb, j.k-pc)
+			steps := ceilDiv(kc, tileBlock)
+			bp := ws.b[:roundUp(nc, tileBlock)*steps*tileBlock]
+			if packTilesB(bp, j.b, pc, kc, jc, nc, steps) || j.subnormal.Load() {
+				j.subnormal.Store(true)
+				return
+			}
+			for ic := i0; ic < i1; ic += mcb {
+				mc := min(mcb, i1-ic)
+				ap := ws.a[:roundUp(mc, tileBlock)*steps*tileBlock]
+				if packTilesA(ap, j.a, ic, mc, pc, kc, steps) {
+					j.subnormal.Store(true)
+					return
+				}
+				j.macro(ws, ap, bp, ic, mc, jc, nc, steps, pc > 0)
+			}
+		}
+	}
+}
+
+// macro runs the kernel over the mc×nc block of C at (ic, jc): each 32-row
+// sliver's whole blocks in one call writing C in place (when C's rows are
+// contiguous), the rest one block at a time through the workspace's
+// buffer, which is loaded from C first when accumulating so that an edge
+// element is summed exactly as an inner one.
+func (j *tileJob) macro(ws *tileWorkspace, ap, bp []uint16, ic, mc, jc, nc, steps int, accumulate bool) {
+	c, kern := j.c, j.kern
+	sliver := steps * tileStepElems
+	inPlace := c.CS == 1 && c.RS >= j.n
+	for ir := 0; ir < mc; ir += tileBlock {
+		a := &ap[ir/tileBlock*sliver]
+		rows := min(tileBlock, mc-ir)
+		whole := 0
+		if rows == tileBlock && inPlace {
+			whole = nc / tileBlock
+		}
+		if whole > 0 {
+			kern.tiles(a, &bp[0], &c.Data[c.Off+(ic+ir)*c.RS+jc], c.RS, steps, whole, accumulate)
+		}
+		for jr := whole * tileBlock; jr < nc; jr += tileBlock {
+			cols := min(tileBlock, nc-jr)
+			edge := c.shift(ic+ir, jc+jr)
+			if accumulate {
+				copyBlock(ws.c[:], tileBlock, edge, rows, cols, false)
+			}
+			kern.tiles(a, &bp[jr/tileBlock*sliver], &ws.c[0], tileBlock, steps, 1, accumulate)
+			copyBlock(ws.c[:], tileBlock, edge, rows, cols, true)
+		}
+	}
+}
+
+// copyBlock copies the rows×cols top-left corner of the buffer buf (row
+// length ld) to the view c (toC) or from it.
+func copyBlock(buf []float32, ld int, c Matrix[float32], rows, cols int, toC bool) {
+	for i := 0; i < rows; i++ {
+		row := buf[i*ld : i*ld+cols]
+		at := c.Off + i*c.RS
+		for jj := range row {
+			if toC {
+				c.Data[at] = row[jj]
+			} else {
+				row[jj] = c.Data[at]
+			}
+			at += c.CS
+		}
+	}
+}
+
+// packTilesA packs rows [i0, i0+mc) and columns [p0, p0+kc) of A into dst
+// as 32-row slivers, each a run of steps K steps, each step the two A tiles
+// (rows 0-15, then 16-31) of 32 bfloat16 per row; rows and columns past
+// the block are zeros. It reports whether the block holds a subnormal.
+func packTilesA(dst []uint16, a Matrix[uint16], i0, mc, p0, kc, steps int) (subnormal bool) {
+	sliver := steps * tileStepElems
+	var bad uint64
+	for ir := 0; ir < mc; ir += tileBlock {
+		s := dst[ir/tileBlock*sliver : (ir/tileBlock+1)*sliver]
+		for r := range tileBlock {
+			if ir+r >= mc {
+				for st := range steps {
+					clear(s[st*tileStepElems+r*tileBlock : st*tileStepElems+(r+1)*tileBlock])
+				}
+				continue
+			}
+			at := a.Off + (i0+ir+r)*a.RS + p0*a.CS
+			for st := range steps {
+				d := s[st*tileStepElems+r*tileBlock : st*tileStepElems+(r+1)*tileBlock]
+				n := min(tileBlock, kc-st*tileBlock)
+				switch {
+				case a.CS == 1 && n == tileBlock:
+					// An array copy: inline moves, not a memmove call per 64 bytes.
+					*(*[tileBlock]uint16)(d) = *(*[tileBlock]uint16)(a.Data[at:])
+				case a.CS == 1:
+					copy(d, a.Data[at:at+n])
+				default:
+					for p := range n {
+						d[p] = a.Data[at+p*a.CS]
+					}
+				}
+				at += n * a.CS
+				clear(d[n:])
+				bad |= subnormalLanes32((*[tileBlock]uint16)(d))
+			}
+		}
+	}
+	return bad != 0
+}
+
+// packTilesB packs rows [p0, p0+kc) and columns [j0, j0+nc) of B into dst
+// as 32-column panels, each a run of steps K steps, each step the two B
+// tiles (columns 0-15, then 16-31) of 16 rows; tile row p holds, for each
+// of its 16 columns, the pair B[2p][j], B[2p+1][j] of the step (the VNNI
+// layout TDPBF16PS reads). Rows and columns past the block are zeros. It
+// reports whether the block holds a subnormal.
+func packTilesB(dst []uint16, b Matrix[uint16], p0, kc, j0, nc, steps int) (subnormal bool) {
+	sliver := steps * tileStepElems
+	var bad uint64
+	for jr := 0; jr < nc; jr += tileBlock {
+		panel := dst[jr/tileBlock*sliver : (jr/tileBlock+1)*sliver]
+		cols := min(tileBlock, nc-jr)
+		for st := range steps {
+			step := panel[st*tileStepElems : (st+1)*tileStepElems]
+			for p := range tileBlock / 2 {
+				k0 := st*tileBlock + 2*p
+				lo := (*[tileBlock]uint16)(step[p*tileBlock:])
+				hi := (*[tileBlock]uint16)(step[tileStepElems/2+p*tileBlock:])
+				o0 := b.Off + (p0+k0)*b.RS + (j0+jr)*b.CS
+				switch {
+				case k0 >= kc:
+					*lo, *hi = [tileBlock]uint16{}, [tileBlock]uint16{}
+				case k0+1 < kc && cols == tileBlock && b.CS == 1:
+					bad |= packPairRows(lo, hi, (*[tileBlock]uint16)(b.Data[o0:]), (*[tileBlock]uint16)(b.Data[o0+b.RS:]))
+				default:
+					packPairsStrided(lo, hi, b, o0, k0+1 < kc, cols)
+					bad |= subnormalLanes32(lo) | subnormalLanes32(hi)
+				}
+			}
+		}
+	}
+	return bad != 0
+}
+
+// subnormalLanes32 is not zero when one of the 32 bfloat16 of s is
+// subnormal.
+func subnormalLanes32(s *[tileBlock]uint16) (bad uint64) {
+	for _, w := range (*[tileBlock / 4]uint64)(unsafe.Pointer(s)) {
+		bad |= subnormalLanes(w)
+	}
+	return bad
+}
+
+// packPairRows interleaves 32 columns of two contiguous B rows into the
+// pairs of the two tiles' rows lo (columns 0-15) and hi (16-31).
+func packPairRows(lo, hi, r0, r1 *[tileBlock]uint16) (bad uint64) {
+	lo2 := (*[tileBlock / 4]uint64)(unsafe.Pointer(lo))
+	hi2 := (*[tileBlock / 4]uint64)(unsafe.Pointer(hi))
+	for j := range tileBlock / 4 {
+		// Two pairs per word: columns 2j and 2j+1 of the tile.
+		l := uint64(r0[2*j]) | uint64(r1[2*j])<<16 | uint64(r0[2*j+1])<<32 | uint64(r1[2*j+1])<<48
+		h := uint64(r0[16+2*j]) | uint64(r1[16+2*j])<<16 | uint64(r0[16+2*j+1])<<32 | uint64(r1[16+2*j+1])<<48
+		lo2[j], hi2[j] = l, h
+		bad |= subnormalLanes(l) | subnormalLanes(h)
+	}
+	return bad
+}
+
+// packPairsStrided is packPairRows for any strides: cols columns of the
+// rows at o0 and o0+RS (only the first when second is false; zeros for the
+// other), zeros for the columns past cols.
+func packPairsStrided(lo, hi *[tileBlock]uint16, b Matrix[uint16], o0 int, second bool, cols int) {
+	*lo, *hi = [tileBlock]uint16{}, [tileBlock]uint16{}
+	for c := range cols {
+		d := lo
+		if c >= tileBlock/2 {
+			d = hi
+		}
+		at := o0 + c*b.CS
+		d[2*(c%(tileBlock/2))] = b.Data[at]
+		if second {
+			d[2*(c%(tileBlock/2))+1] = b.Data[at+b.RS]
+		}
+	}
+}
+
+// subnormalLanes is not zero when one of the four bfloat16 lanes of w is
+// subnormal: its exponent bits all zero and its mantissa bits not. Adding
+// 0x7f80 to a lane's exponent bits (at most 0x7f80) and 0x7fff to its
+// mantissa bits (at most 0x7f) sets the lane's top bit exactly when they
+// are not zero, and neither sum carries into the next lane.
+func subnormalLanes(w uint64) uint64 {
+	const (
+		expMask  = 0x7f80_7f80_7f80_7f80
+		mantMask = 0x007f_007f_007f_007f
+		mantAdd  = 0x7fff_7fff_7fff_7fff
+		tops     = 0x8000_8000_8000_8000
+	)
+	exp := (w&expMask + expMask) & tops
+	mant := (w&mantMask + mantAdd) & tops
+	return mant &^ exp
+}
+
+// tilesBF16Go is the Go twin of the tile kernels: the loop of
+// tileKernelFunc's comment, each product rounded before it is added (the
+// products of two bfloat16 are exact in float32 apart from overflow and
+// underflow, so this is the sum a fused kernel would make), pairs in
+// order. Unlike TDPBF16PS it keeps subnormal sums.
+func tilesBF16Go(a, b *uint16, c *float32, ldc, steps, blocks int, accumulate bool) {
+	as := unsafe.Slice(a, steps*tileStepElems)
+	bs := unsafe.Slice(b, blocks*steps*tileStepElems)
+	cs := unsafe.Slice(c, (tileBlock-1)*ldc+blocks*tileBlock)
+	for t := range blocks {
+		panel := bs[t*steps*tileStepElems : (t+1)*steps*tileStepElems]
+		for i := range tileBlock {
+			row := (*[tileBlock]float32)(cs[i*ldc+t*tileBlock:])
+			var acc [tileBlock]float32
+			if accumulate {
+				acc = *row
+			}
+			for st := range steps {
+				ar := as[st*tileStepElems+i*tileBlock : st*tileStepElems+(i+1)*tileBlock]
+				step := panel[st*tileStepElems : (st+1)*tileStepElems]
+				for p := range tileBlock / 2 {
+					a0, a1 := widenBF16(ar[2*p]), widenBF16(ar[2*p+1])
+					lo := (*[tileBlock]uint16)(step[p*tileBlock:])
+					hi := (*[tileBlock]uint16)(step[tileStepElems/2+p*tileBlock:])
+					for jj := range tileBlock / 2 {
+						acc[jj] += float32(a0 * widenBF16(lo[2*jj]))
+						acc[jj] += float32(a1 * widenBF16(lo[2*jj+1]))
+						acc[16+jj] += float32(a0 * widenBF16(hi[2*jj]))
+						acc[16+jj] += float32(a1 * widenBF16(hi[2*jj+1]))
+					}
+				}
+			}
+			*row = acc
+		}
+	}
+}
+
+// widenBF16 is the float32 value of bfloat16 bits.
+func widenBF16(x uint16) float32 {
+	return *(*float32)(unsafe.Pointer(&[1]uint32{uint32(x) << 16}))
+}
+
+// tileConfigBF16 is the tile configuration of every tile kernel, loaded by
+// LDTILECFG: palette 1, tiles 0 to 7 each 16 rows of 64 bytes.
+var tileConfigBF16 = func() (cfg [64]byte) {
+	cfg[0] = 1 // palette
+	for t := range 8 {
+		cfg[16+2*t] = 64 // bytes per row (colsb), little endian
+		cfg[48+t] = 16   // rows
+	}
+	return cfg
+}()

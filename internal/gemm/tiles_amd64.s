@@ -1,0 +1,123 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// The AMX bfloat16 kernel. Go's assembler (go 1.26) knows no tile
+// instruction, so each is spelt in bytes with its mnemonic (AT&T operand
+// order) beside it; llvm-mc -show-encoding gives the same bytes.
+//
+// Tiles: tmm0..tmm3 are the 2×2 block of 16×16 float32 accumulators (tmm0
+// rows 0-15 columns 0-15, tmm1 rows 0-15 columns 16-31, tmm2 rows 16-31
+// columns 0-15, tmm3 rows 16-31 columns 16-31); tmm4/tmm5 the A tiles of a
+// K step (rows 0-15 and 16-31, 32 bfloat16 each); tmm6/tmm7 the B tiles
+// (columns 0-15 and 16-31, 16 rows of 16 pairs). Every tile is 16 rows of
+// 64 bytes (tileConfigBF16).
+//
+// Registers: SI walks the A sliver, DI the B panels, CX is the packed
+// tiles' row stride (64 bytes), DX and AX address rows 0 and 16 of the C
+// block, BX is C's row stride in bytes, R9 the steps, R10 the C blocks
+// left, R11 the accumulate flag, R12 counts steps.
+
+// tileloadd (%rsi,%rcx,1), %tmm4
+#define LOAD_A0 BYTE $0xc4; BYTE $0xe2; BYTE $0x7b; BYTE $0x4b; BYTE $0x24; BYTE $0x0e
+// tileloadd 1024(%rsi,%rcx,1), %tmm5
+#define LOAD_A1 BYTE $0xc4; BYTE $0xe2; BYTE $0x7b; BYTE $0x4b; BYTE $0xac; BYTE $0x0e; LONG $0x00000400
+// tileloadd (%rdi,%rcx,1), %tmm6
+#define LOAD_B0 BYTE $0xc4; BYTE $0xe2; BYTE $0x7b; BYTE $0x4b; BYTE $0x34; BYTE $0x0f
+// tileloadd 1024(%rdi,%rcx,1), %tmm7
+#define LOAD_B1 BYTE $0xc4; BYTE $0xe2; BYTE $0x7b; BYTE $0x4b; BYTE $0xbc; BYTE $0x0f; LONG $0x00000400
+
+// tdpbf16ps %tmm6, %tmm4, %tmm0 (tmm0 += tmm4 · tmm6)
+#define DP_00 BYTE $0xc4; BYTE $0xe2; BYTE $0x4a; BYTE $0x5c; BYTE $0xc4
+// tdpbf16ps %tmm7, %tmm4, %tmm1
+#define DP_01 BYTE $0xc4; BYTE $0xe2; BYTE $0x42; BYTE $0x5c; BYTE $0xcc
+// tdpbf16ps %tmm6, %tmm5, %tmm2
+#define DP_10 BYTE $0xc4; BYTE $0xe2; BYTE $0x4a; BYTE $0x5c; BYTE $0xd5
+// tdpbf16ps %tmm7, %tmm5, %tmm3
+#define DP_11 BYTE $0xc4; BYTE $0xe2; BYTE $0x42; BYTE $0x5c; BYTE $0xdd
+
+// tileloadd (%rdx,%rbx,1), %tmm0; tileloadd 64(%rdx,%rbx,1), %tmm1;
+// tileloadd (%rax,%rbx,1), %tmm2; tileloadd 64(%rax,%rbx,1), %tmm3
+#define LOAD_C \
+	BYTE $0xc4; BYTE $0xe2; BYTE $0x7b; BYTE $0x4b; BYTE $0x04; BYTE $0x1a; \
+	BYTE $0xc4; BYTE $0xe2; BYTE $0x7b; BYTE $0x4b; BYTE $0x4c; BYTE $0x1a; BYTE $0x40; \
+	BYTE $0xc4; BYTE $0xe2; BYTE $0x7b; BYTE $0x4b; BYTE $0x14; BYTE $0x18; \
+	BYTE $0xc4; BYTE $0xe2; BYTE $0x7b; BYTE $0x4b; BYTE $0x5c; BYTE $0x18; BYTE $0x40
+
+// tilestored %tmm0, (%rdx,%rbx,1); tilestored %tmm1, 64(%rdx,%rbx,1);
+// tilestored %tmm2, (%rax,%rbx,1); tilestored %tmm3, 64(%rax,%rbx,1)
+#define STORE_C \
+	BYTE $0xc4; BYTE $0xe2; BYTE $0x7a; BYTE $0x4b; BYTE $0x04; BYTE $0x1a; \
+	BYTE $0xc4; BYTE $0xe2; BYTE $0x7a; BYTE $0x4b; BYTE $0x4c; BYTE $0x1a; BYTE $0x40; \
+	BYTE $0xc4; BYTE $0xe2; BYTE $0x7a; BYTE $0x4b; BYTE $0x14; BYTE $0x18; \
+	BYTE $0xc4; BYTE $0xe2; BYTE $0x7a; BYTE $0x4b; BYTE $0x5c; BYTE $0x18; BYTE $0x40
+
+// tilezero %tmm0; tilezero %tmm1; tilezero %tmm2; tilezero %tmm3
+#define ZERO_C \
+	BYTE $0xc4; BYTE $0xe2; BYTE $0x7b; BYTE $0x49; BYTE $0xc0; \
+	BYTE $0xc4; BYTE $0xe2; BYTE $0x7b; BYTE $0x49; BYTE $0xc8; \
+	BYTE $0xc4; BYTE $0xe2; BYTE $0x7b; BYTE $0x49; BYTE $0xd0; \
+	BYTE $0xc4; BYTE $0xe2; BYTE $0x7b; BYTE $0x49; BYTE $0xd8
+
+// ldtilecfg (%rax)
+#define LDTILECFG_AX BYTE $0xc4; BYTE $0xe2; BYTE $0x78; BYTE $0x49; BYTE $0x00
+// tilerelease
+#define TILERELEASE BYTE $0xc4; BYTE $0xe2; BYTE $0x78; BYTE $0x49; BYTE $0xc0
+
+// func tilesBF16AMX(a, b *uint16, c *float32, ldc, steps, blocks int, accumulate bool)
+//
+// The tile state lives only inside this call: it is configured on entry and
+// released before the return, so a goroutine that Go moves to another
+// thread between calls (assembly is never preempted asynchronously) owns
+// no tile state then, and a signal on the way saves it with the rest of
+// the thread's extended state.
+TEXT ·tilesBF16AMX(SB), NOSPLIT, $0-49
+	LEAQ ·tileConfigBF16(SB), AX
+	LDTILECFG_AX
+	MOVQ a+0(FP), R8
+	MOVQ b+8(FP), DI
+	MOVQ c+16(FP), DX
+	MOVQ ldc+24(FP), BX
+	SHLQ $2, BX
+	MOVQ steps+32(FP), R9
+	MOVQ blocks+40(FP), R10
+	MOVBLZX accumulate+48(FP), R11
+	MOVQ $64, CX
+
+block:
+	MOVQ BX, AX
+	SHLQ $4, AX
+	ADDQ DX, AX
+	TESTQ R11, R11
+	JZ   zero
+	LOAD_C
+	JMP  body
+
+zero:
+	ZERO_C
+
+body:
+	MOVQ R8, SI
+	MOVQ R9, R12
+
+step:
+	LOAD_A0
+	LOAD_B0
+	DP_00
+	LOAD_B1
+	DP_01
+	LOAD_A1
+	DP_10
+	DP_11
+	ADDQ $2048, SI
+	ADDQ $2048, DI
+	DECQ R12
+	JNZ  step
+
+	STORE_C
+	ADDQ $128, DX
+	DECQ R10
+	JNZ  block
+
+	TILERELEASE
+	RET

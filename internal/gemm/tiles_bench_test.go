@@ -1,0 +1,34 @@
+package gemm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkMulBF16 times bfloat16 products through MulHalf on the active
+// set (tiles where it has them) and through the widening path, A/B in one
+// run since the machine is shared.
+func BenchmarkMulBF16(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, size := range []int{64, 256, 1024, 2048} {
+		m, n, k := size, size, size
+		a, bb := Matrix[uint16]{randomBF16(rng, m*k), 0, k, 1}, Matrix[uint16]{randomBF16(rng, k*n), 0, n, 1}
+		c := Matrix[float32]{make([]float32, m*n), 0, n, 1}
+		for _, path := range []string{"active", "widen"} {
+			for _, threads := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%d/%s/threads=%d", size, path, threads), func(b *testing.B) {
+					if path == "widen" {
+						defer func(k *tileKernel) { active.bf16 = k }(active.bf16)
+						active.bf16 = nil
+					}
+					cpu := cpuSeconds()
+					for b.Loop() {
+						MulHalf(BFloat16, m, n, k, a, bb, c, Options{Threads: threads})
+					}
+					reportFlops(b, 2*float64(m)*float64(n)*float64(k), cpu)
+				})
+			}
+		}
+	}
+}
