@@ -57,7 +57,7 @@ const fusedRowGroup = 4
 // group is a contiguous row of g.n elements. Rows are shared between
 // goroutines in blocks of fusedRowGroup.
 func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold bool) {
-	if x32, ok := any(x).([]float32); ok && g.n >= transposedMinRow && g.n <= tallStripRows() && g.outer >= vec.ColumnsWidth {
+	if x32, ok := any(x).([]float32); ok && g.n >= transposedMinRow && g.n <= transposedMaxRow() && g.outer >= vec.ColumnsWidth {
 		done := exclusiveRowsTransposed(x32, any(out).([]float32), any(scale).([]float32), g, cold)
 		x, out = x[done*g.n:], out[done*g.n:]
 		if scale != nil {
@@ -81,13 +81,24 @@ func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold b
 	})
 }
 
+// transposedMaxRow is the longest row the transposed strips take: the
+// strip of vec.ColumnsWidth rows and its prefix products
+// (vec.ColumnsInPlaceScratch) in half the L2 cache (4096 on a 2 MiB L2).
+// Zero (no transposed strips) where tests turn the tall strips off.
+func transposedMaxRow() int {
+	if tallStripRows() == 0 {
+		return 0
+	}
+	return kernels.CacheSizes().L2 / 2 / (4 * (vec.ColumnsWidth + vec.ColumnsInPlaceScratch(1)))
+}
+
 // transposedMinRow is the shortest row the transposed strips take: a
 // row shorter than a 16×16 block would be transposed one element at a
 // time.
 const transposedMinRow = 16
 
 // exclusiveRowsTransposed is exclusiveFusedRows for float32 rows of at most
-// tallStripRows elements, as many whole blocks of vec.ColumnsWidth rows as
+// transposedMaxRow elements, as many whole blocks of vec.ColumnsWidth rows as
 // there are (it returns how many rows it did): each block's rows are
 // transposed into the columns of a strip in the scratch, the strip kernel
 // computes both passes there in place (the running products of the rows
@@ -102,7 +113,7 @@ func exclusiveRowsTransposed(x, out, scale []float32, g groups, cold bool) int {
 	iter.Parallel(blocks, iter.Workers(blocks*lanes*n), func(lo, hi int) {
 		sc := tallScratches.Get()
 		defer tallScratches.Put(sc)
-		if need := n*lanes + vec.ColumnsScratch(n); len(*sc) < need {
+		if need := n*lanes + vec.ColumnsInPlaceScratch(n); len(*sc) < need {
 			*sc = make([]float32, need)
 		}
 		strip := (*sc)[:n*lanes]

@@ -127,11 +127,15 @@ func suffixScaledGo(o []float32, run []float64, x, s []float32) {
 // four zmm registers of float64.
 const ColumnsWidth = 32
 
-// ColumnsScratch is the scratch ExclusiveColumnsF32 needs for n rows: a
-// copy of the strip's input and its rounded prefix products, ColumnsWidth
+// ColumnsScratch is the scratch ExclusiveColumnsF32 needs for n rows: the
+// strip's rounded prefix products and a copy of its input, ColumnsWidth
 // elements a row each, so that the second pass reads both contiguously
 // from the L2 cache instead of a page apart per row.
 func ColumnsScratch(n int) int { return 2 * n * ColumnsWidth }
+
+// ColumnsInPlaceScratch is the scratch of a strip computed in place (O is
+// X): the prefix products only, the second pass reading x itself.
+func ColumnsInPlaceScratch(n int) int { return n * ColumnsWidth }
 
 // Columns describes one strip for ExclusiveColumnsF32: W ≤ ColumnsWidth
 // columns of N ≥ 1 rows; row i of the input starts at X[i*XStride] and of
@@ -140,7 +144,8 @@ func ColumnsScratch(n int) int { return 2 * n * ColumnsWidth }
 // around the cache (where the caller knows it is far larger than the
 // caches), which the kernels do only where every row is whole 64-byte
 // lines (W = ColumnsWidth, O's rows 64-byte aligned). O may be X itself,
-// with the same stride: the strip is then computed in place.
+// with the same stride: the strip is then computed in place, in a
+// Scratch of ColumnsInPlaceScratch(N), and never streamed.
 //
 // Pre and Suf, when given (W elements each), make the strip a band of
 // rows of a taller group: the first pass starts from the running products
@@ -171,7 +176,11 @@ func ExclusiveColumnsF32(c *Columns) {
 	if c.N <= 0 || c.W <= 0 {
 		return
 	}
-	if c.W > ColumnsWidth || len(c.Scratch) < ColumnsScratch(c.N) || (c.S != nil && len(c.S) < c.W) ||
+	need := ColumnsScratch(c.N)
+	if c.inPlace() {
+		need = ColumnsInPlaceScratch(c.N)
+	}
+	if c.W > ColumnsWidth || len(c.Scratch) < need || (c.S != nil && len(c.S) < c.W) ||
 		(c.Pre != nil && len(c.Pre) < c.W) || (c.Suf != nil && len(c.Suf) < c.W) ||
 		len(c.X) < (c.N-1)*c.XStride+c.W || len(c.O) < (c.N-1)*c.OStride+c.W || c.XStride < c.W || c.OStride < c.W {
 		panic("vec: ExclusiveColumnsF32: strip out of its slices")
@@ -179,10 +188,13 @@ func ExclusiveColumnsF32(c *Columns) {
 	exclusiveImpl.columns(c)
 }
 
+// inPlace reports whether the strip's output is its input.
+func (c *Columns) inPlace() bool { return &c.O[0] == &c.X[0] && c.OStride == c.XStride }
+
 func columnsGo(c *Columns) {
 	var run [ColumnsWidth]float64
 	w := c.W
-	pre := c.Scratch[c.N*ColumnsWidth : 2*c.N*ColumnsWidth]
+	pre := c.Scratch[:c.N*ColumnsWidth]
 	start := func(from []float64) {
 		for j := range w {
 			run[j] = 1

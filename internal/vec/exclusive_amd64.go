@@ -30,7 +30,7 @@ func exclusiveSuffixAVX2(o []float32, run []float64, x []float32)
 func exclusiveSuffixScaledAVX2(o []float32, run []float64, x, s []float32)
 
 //go:noescape
-func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream bool, pre, suf *float64)
+func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream, inplace bool, pre, suf *float64)
 
 //go:noescape
 func exclusiveSuffixIntoAVX512(o, pre []float32, run []float64, x, s []float32, stream bool)
@@ -72,7 +72,8 @@ func columnsAVX512(c *Columns) {
 	if c.Suf != nil {
 		suf = &c.Suf[0]
 	}
-	exclusiveColumnsAVX512(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, c.W, stream, pre, suf)
+	inPlace := c.inPlace()
+	exclusiveColumnsAVX512(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, c.W, stream && !inPlace, inPlace, pre, suf)
 }
 
 // The AVX2 kernels stop at the last whole vector of four; the twins finish.

@@ -209,10 +209,13 @@ scaled4Done:
 // The strip kernel (ExclusiveColumnsF32): Z0-Z3 carry the 32 running
 // products, K1-K4 mask their eight-lane groups and K5/K6 the two
 // sixteen-lane halves of a row to the strip's w columns (masked lanes are
-// neither read nor written outside the scratch). SI walks x, R9 the copy
-// of x and R10 the prefix products in the scratch (128 bytes a row), DI o;
-// R12 and R11 are the row strides in bytes; Z20/Z21 hold s, or ones (a
-// product's float32 result times one is itself).
+// neither read nor written outside the scratch). SI walks x, DI o, R10 the
+// rounded prefix products in the scratch (128 bytes a row) and R9 the
+// copy of x there (128 bytes a row, so that the second pass reads the
+// strip contiguously from the L2 cache, not a page apart per row); R12 and
+// R11 are the row strides in bytes; Z20/Z21 hold s, or ones (a product's
+// float32 result times one is itself). In place (o is x) there is no copy:
+// the second pass reads each row of x before it writes it.
 
 // COLUMNS_PREFETCH is how many rows ahead the first pass prefetches x: its
 // rows are a page apart, which the hardware prefetchers do not follow.
@@ -238,23 +241,51 @@ scaled4Done:
 	VMULPS        Z20, Z8, Z8; \
 	VMULPS        Z21, Z10, Z10
 
-// SUFFIXRUN multiplies the row's copy of x (at R9) into the running products.
-#define SUFFIXRUN \
-	VCVTPS2PD (R9), Z12; \
+// LOADROW converts the row of x at SI into Z12-Z15 (masked lanes zero).
+#define LOADROW \
+	VCVTPS2PD.Z (SI), K1, Z12; \
+	VCVTPS2PD.Z 32(SI), K2, Z13; \
+	VCVTPS2PD.Z 64(SI), K3, Z14; \
+	VCVTPS2PD.Z 96(SI), K4, Z15
+
+// PREFIXROW stores the rounded running products at R10 and multiplies
+// Z12-Z15 into them.
+#define PREFIXROW \
+	VCVTPD2PS Z0, Y16; \
+	VMOVUPS   Y16, (R10); \
+	VCVTPD2PS Z1, Y17; \
+	VMOVUPS   Y17, 32(R10); \
+	VCVTPD2PS Z2, Y18; \
+	VMOVUPS   Y18, 64(R10); \
+	VCVTPD2PS Z3, Y19; \
+	VMOVUPS   Y19, 96(R10); \
 	VMULPD    Z12, Z0, Z0; \
-	VCVTPS2PD 32(R9), Z13; \
 	VMULPD    Z13, Z1, Z1; \
-	VCVTPS2PD 64(R9), Z14; \
 	VMULPD    Z14, Z2, Z2; \
-	VCVTPS2PD 96(R9), Z15; \
 	VMULPD    Z15, Z3, Z3
 
-// func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream bool, pre, suf *float64)
+// TIMESROW multiplies Z12-Z15 into the running products.
+#define TIMESROW \
+	VMULPD Z12, Z0, Z0; \
+	VMULPD Z13, Z1, Z1; \
+	VMULPD Z14, Z2, Z2; \
+	VMULPD Z15, Z3, Z3
+
+// SUFFIXCOPY multiplies the row's copy of x (at R9) into the running
+// products.
+#define SUFFIXCOPY \
+	VCVTPS2PD (R9), Z12; \
+	VCVTPS2PD 32(R9), Z13; \
+	VCVTPS2PD 64(R9), Z14; \
+	VCVTPS2PD 96(R9), Z15; \
+	TIMESROW
+
+// func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream, inplace bool, pre, suf *float64)
 TEXT ·exclusiveColumnsAVX512(SB), NOSPLIT, $0-88
 	MOVQ o+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ s+16(FP), R8
-	MOVQ scratch+24(FP), R9
+	MOVQ scratch+24(FP), R10
 	MOVQ ostride+32(FP), R11
 	SHLQ $2, R11
 	MOVQ xstride+40(FP), R12
@@ -275,9 +306,9 @@ TEXT ·exclusiveColumnsAVX512(SB), NOSPLIT, $0-88
 	SHRQ  $8, AX
 	KMOVB AX, K4
 	MOVQ  n+48(FP), CX
-	MOVQ  CX, R10
-	SHLQ  $7, R10
-	ADDQ  R9, R10              // the prefix products follow the copy
+	MOVQ  CX, R9
+	SHLQ  $7, R9
+	ADDQ  R10, R9              // the copy of x follows the prefix products
 
 	// s, or ones.
 	MOVL         $0x3f800000, AX
@@ -303,41 +334,40 @@ columnsOnes:
 	VMOVUPD      192(BX), K4, Z3
 
 columnsStart:
-	MOVQ         R12, R13
-	IMULQ        $COLUMNS_PREFETCH, R13
-	MOVQ         CX, DX
+	MOVQ    R12, R13
+	IMULQ   $COLUMNS_PREFETCH, R13
+	MOVQ    CX, DX
+	MOVBLZX inplace+65(FP), R14
+	TESTQ   R14, R14
+	JNZ     columnsPrefixInPlace
 
 columnsPrefix:
-	PREFETCHT0    (SI)(R13*1)
-	PREFETCHT0    64(SI)(R13*1)
-	VMOVUPS.Z     (SI), K5, Z8
-	VMOVUPS.Z     64(SI), K6, Z9
-	VMOVUPS       Z8, (R9)
-	VMOVUPS       Z9, 64(R9)
-	VCVTPD2PS     Z0, Y10
-	VMOVUPS       Y10, (R10)
-	VCVTPD2PS     Z1, Y11
-	VMOVUPS       Y11, 32(R10)
-	VCVTPD2PS     Z2, Y12
-	VMOVUPS       Y12, 64(R10)
-	VCVTPD2PS     Z3, Y13
-	VMOVUPS       Y13, 96(R10)
-	VCVTPS2PD     Y8, Z14
-	VMULPD        Z14, Z0, Z0
-	VEXTRACTF32X8 $1, Z8, Y15
-	VCVTPS2PD     Y15, Z15
-	VMULPD        Z15, Z1, Z1
-	VCVTPS2PD     Y9, Z16
-	VMULPD        Z16, Z2, Z2
-	VEXTRACTF32X8 $1, Z9, Y17
-	VCVTPS2PD     Y17, Z17
-	VMULPD        Z17, Z3, Z3
-	ADDQ          R12, SI
-	ADDQ          $128, R9
-	ADDQ          $128, R10
-	DECQ          DX
-	JNZ           columnsPrefix
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 64(SI)(R13*1)
+	VMOVUPS.Z  (SI), K5, Z8
+	VMOVUPS.Z  64(SI), K6, Z9
+	VMOVUPS    Z8, (R9)
+	VMOVUPS    Z9, 64(R9)
+	LOADROW
+	PREFIXROW
+	ADDQ       R12, SI
+	ADDQ       $128, R9
+	ADDQ       $128, R10
+	DECQ       DX
+	JNZ        columnsPrefix
+	JMP        columnsPrefixDone
 
+columnsPrefixInPlace:
+	PREFETCHT0 (SI)(R13*1)
+	PREFETCHT0 64(SI)(R13*1)
+	LOADROW
+	PREFIXROW
+	ADDQ       R12, SI
+	ADDQ       $128, R10
+	DECQ       DX
+	JNZ        columnsPrefixInPlace
+
+columnsPrefixDone:
 	TESTQ   BX, BX
 	JZ      columnsSecond
 	VMOVUPD Z0, K1, (BX)
@@ -346,7 +376,7 @@ columnsPrefix:
 	VMOVUPD Z3, K4, 192(BX)
 
 columnsSecond:
-	// The second pass, from the last row up: DI to o's last row.
+	// The second pass, from the last row up: DI (and SI) to the last row.
 	MOVQ         $0x3ff0000000000000, AX
 	VPBROADCASTQ AX, Z0
 	VMOVAPD      Z0, Z1
@@ -361,13 +391,16 @@ columnsSecond:
 	VMOVUPD      192(BX), K4, Z3
 
 columnsSecondStart:
-	MOVQ         CX, AX
-	DECQ         AX
-	IMULQ        R11, AX
-	ADDQ         AX, DI
-	MOVBLZX      stream+64(FP), AX
-	TESTQ        AX, AX
-	JNZ          columnsStream
+	MOVQ    CX, AX
+	DECQ    AX
+	IMULQ   R11, AX
+	ADDQ    AX, DI
+	MOVQ    DI, SI
+	TESTQ   R14, R14
+	JNZ     columnsSuffixInPlace
+	MOVBLZX stream+64(FP), AX
+	TESTQ   AX, AX
+	JNZ     columnsStream
 
 columnsSuffix:
 	SUBQ    $128, R9
@@ -375,7 +408,7 @@ columnsSuffix:
 	ROUNDROW
 	VMOVUPS Z8, K5, (DI)
 	VMOVUPS Z10, K6, 64(DI)
-	SUFFIXRUN
+	SUFFIXCOPY
 	SUBQ    R11, DI
 	DECQ    CX
 	JNZ     columnsSuffix
@@ -388,11 +421,26 @@ columnsStream:
 	ROUNDROW
 	VMOVNTPS Z8, (DI)
 	VMOVNTPS Z10, 64(DI)
-	SUFFIXRUN
+	SUFFIXCOPY
 	SUBQ     R11, DI
 	DECQ     CX
 	JNZ      columnsStream
 	SFENCE
+	VZEROUPPER
+	RET
+
+columnsSuffixInPlace:
+	// x's row is read before the results overwrite it.
+	SUBQ    $128, R10
+	ROUNDROW
+	LOADROW
+	VMOVUPS Z8, K5, (DI)
+	VMOVUPS Z10, K6, 64(DI)
+	TIMESROW
+	SUBQ    R11, DI
+	MOVQ    DI, SI
+	DECQ    CX
+	JNZ     columnsSuffixInPlace
 	VZEROUPPER
 	RET
 

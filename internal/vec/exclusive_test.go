@@ -158,14 +158,24 @@ func TestExclusiveColumnsMatchRows(t *testing.T) {
 						}
 					}
 					if !stream && ostride == xstride && v.K.suffixInto != nil { // not the row passes
-						// In place: the results over the input itself.
+						// In place: the results over the input itself, in
+						// the smaller scratch (guards after it keep their
+						// values).
 						in := append([]float32{}, x...)
 						c := c
 						c.O, c.X = in, in
 						if band {
 							c.Pre = append([]float64{}, pre0[:w]...)
 						}
+						sc := exclusiveInputs(rng, ColumnsInPlaceScratch(n)+guard)
+						guards := append([]float32{}, sc[ColumnsInPlaceScratch(n):]...)
+						c.Scratch = sc[:ColumnsInPlaceScratch(n)]
 						v.K.columns(&c)
+						for k, g := range guards {
+							if !sameF32(sc[ColumnsInPlaceScratch(n)+k], g) {
+								t.Fatalf("%s w=%d n=%d in place: scratch guard %d written", v.Name(), w, n, k)
+							}
+						}
 						for i := range n {
 							for j := range w {
 								if k := i*ostride + j; !sameF32(in[k], want[off+k]) {
