@@ -38,9 +38,9 @@ func exclusiveFused[T float32 | float64](x, out, scale []T, g groups, cold bool)
 // elements, each a whole number of units: there a fault per page costs
 // more CPU than one madvise over them all, where ordinary stores are
 // better left to fault (see MapForStreaming). The kernels stream only in
-// the AVX-512 set and only rows of whole aligned lines (vec.ExclusiveStreams,
-// vec.Columns): unit is 16 for the transposed rows, a strip's
-// vec.ColumnsWidth for the strips.
+// the AVX-512 and AVX2 sets and only rows of whole aligned lines
+// (vec.ExclusiveStreams, vec.Columns): unit is 16 for the transposed rows,
+// a strip's vec.ColumnsWidth for the strips.
 func mapStreamed(out []float32, row, unit int, cold, stream bool) {
 	if cold && stream && len(out) > 0 && row%unit == 0 && vec.ExclusiveStreams() &&
 		uintptr(unsafe.Pointer(&out[0]))%64 == 0 {

@@ -33,6 +33,12 @@ func exclusiveSuffixScaledAVX2(o []float32, run []float64, x, s []float32)
 func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream, inplace bool, pre, suf *float64)
 
 //go:noescape
+func exclusiveColumnsAVX2(o, x, s, scratch *float32, ostride, xstride, n int, inplace, stream bool, pre, suf *float64)
+
+//go:noescape
+func transpose16AVX2(dst *float32, dstRow, dstStep int, src *float32, srcRow, srcStep, blocks int, stream bool)
+
+//go:noescape
 func exclusiveSuffixIntoAVX512(o, pre []float32, run []float64, x, s []float32, stream bool)
 
 // suffixIntoAVX512 streams o from its first 64-byte boundary on.
@@ -76,6 +82,30 @@ func columnsAVX512(c *Columns) {
 	exclusiveColumnsAVX512(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, c.W, stream && !inPlace, inPlace, pre, suf)
 }
 
+// columnsAVX2 takes whole strips of ColumnsWidth columns; a narrower strip
+// (the last of a reduction whose width is not a multiple of 32) is the
+// twin's. It streams as columnsAVX512 does.
+func columnsAVX2(c *Columns) {
+	if c.W != ColumnsWidth {
+		columnsGo(c)
+		return
+	}
+	var s *float32
+	if c.S != nil {
+		s = &c.S[0]
+	}
+	var pre, suf *float64
+	if c.Pre != nil {
+		pre = &c.Pre[0]
+	}
+	if c.Suf != nil {
+		suf = &c.Suf[0]
+	}
+	inPlace := c.inPlace()
+	stream := c.Stream && !inPlace && c.OStride%16 == 0 && uintptr(unsafe.Pointer(&c.O[0]))%64 == 0
+	exclusiveColumnsAVX2(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, inPlace, stream, pre, suf)
+}
+
 // The AVX2 kernels stop at the last whole vector of four; the twins finish.
 var exclusiveAVX2 = exclusiveKernels{
 	prefix: func(o []float32, run []float64, x []float32) {
@@ -93,8 +123,11 @@ var exclusiveAVX2 = exclusiveKernels{
 		exclusiveSuffixScaledAVX2(o[:n], run, x, s)
 		suffixScaledGo(o[n:], run[n:], x[n:], s[n:])
 	},
-	columns:     columnsGo,
-	transpose16: transpose16Go,
+	columns: columnsAVX2,
+	streams: true,
+	transpose16: func(t *Transpose16) {
+		transpose16AVX2(&t.Dst[0], t.DstRow, t.DstStep, &t.Src[0], t.SrcRow, t.SrcStep, t.Blocks, streamTranspose(t))
+	},
 	suffixInto: func(o, pre []float32, run []float64, x, s []float32, _ bool) {
 		n := len(o) &^ 3
 		var sh, st []float32
@@ -106,13 +139,18 @@ var exclusiveAVX2 = exclusiveKernels{
 	},
 }
 
+// streamTranspose says whether t's blocks are to be streamed: asked for,
+// and each row of a block one aligned 64-byte line.
+func streamTranspose(t *Transpose16) bool {
+	return t.Stream && t.DstRow%16 == 0 && t.DstStep%16 == 0 && uintptr(unsafe.Pointer(&t.Dst[0]))%64 == 0
+}
+
 func init() {
 	exclusiveTable.Add(kernels.AVX512, exclusiveKernels{
 		prefix: exclusivePrefixAVX512, suffix: exclusiveSuffixAVX512, suffixScaled: exclusiveSuffixScaledAVX512,
 		columns: columnsAVX512, suffixInto: suffixIntoAVX512, streams: true,
 		transpose16: func(t *Transpose16) {
-			stream := t.Stream && t.DstRow%16 == 0 && t.DstStep%16 == 0 && uintptr(unsafe.Pointer(&t.Dst[0]))%64 == 0
-			transpose16AVX512(&t.Dst[0], t.DstRow, t.DstStep, &t.Src[0], t.SrcRow, t.SrcStep, t.Blocks, stream)
+			transpose16AVX512(&t.Dst[0], t.DstRow, t.DstStep, &t.Src[0], t.SrcRow, t.SrcStep, t.Blocks, streamTranspose(t))
 		},
 	})
 	exclusiveTable.Add(kernels.AVX2, exclusiveAVX2)

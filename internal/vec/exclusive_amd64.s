@@ -817,3 +817,294 @@ transposeStream:
 transposeDone:
 	VZEROUPPER
 	RET
+
+// The strip kernel for AVX2 (ExclusiveColumnsF32 on strips of ColumnsWidth
+// columns): Y0-Y7 carry the 32 running products, four columns each; SI
+// walks x, DI o, R10 the rounded prefix products in the scratch and R9 the
+// copy of x there (128 bytes a row each), R8 s or 128 bytes of ones; R12
+// and R11 are the row strides in bytes. In place (o is x) there is no
+// copy: the second pass reads each row of x before it writes it. The
+// stores are ordinary ones (the set does not stream).
+
+DATA ones128F32<>+0(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+8(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+16(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+24(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+32(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+40(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+48(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+56(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+64(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+72(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+80(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+88(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+96(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+104(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+112(SB)/8, $0x3f8000003f800000
+DATA ones128F32<>+120(SB)/8, $0x3f8000003f800000
+GLOBL ones128F32<>(SB), RODATA|NOPTR, $128
+
+// PREFIX4(off, run) stores the rounded running products run of the four
+// columns at byte offset off and multiplies x's (at SI) into them.
+#define PREFIX4(off, run) \
+	VCVTPD2PSY run, X12; \
+	VMOVUPS    X12, off(R10); \
+	VCVTPS2PD  off(SI), Y13; \
+	VMULPD     Y13, run, run
+
+// SUFFIX4(off, run, xp, st) stores with st the results of the four
+// columns at byte offset off and multiplies x's (at xp, read before o is
+// written) into the running products run.
+#define SUFFIX4(off, run, xp, st) \
+	VCVTPS2PD  off(R10), Y12; \
+	VMULPD     run, Y12, Y12; \
+	VCVTPD2PSY Y12, X12; \
+	VMULPS     off(R8), X12, X12; \
+	VCVTPS2PD  off(xp), Y13; \
+	st         X12, off(DI); \
+	VMULPD     Y13, run, run
+
+#define PREFIXROW2 \
+	PREFIX4(0, Y0); \
+	PREFIX4(16, Y1); \
+	PREFIX4(32, Y2); \
+	PREFIX4(48, Y3); \
+	PREFIX4(64, Y4); \
+	PREFIX4(80, Y5); \
+	PREFIX4(96, Y6); \
+	PREFIX4(112, Y7)
+
+#define SUFFIXROW2(xp, st) \
+	SUFFIX4(0, Y0, xp, st); \
+	SUFFIX4(16, Y1, xp, st); \
+	SUFFIX4(32, Y2, xp, st); \
+	SUFFIX4(48, Y3, xp, st); \
+	SUFFIX4(64, Y4, xp, st); \
+	SUFFIX4(80, Y5, xp, st); \
+	SUFFIX4(96, Y6, xp, st); \
+	SUFFIX4(112, Y7, xp, st)
+
+// LOADRUNS2 sets Y0-Y7 to the 32 float64 at BX, or to ones when BX is nil.
+#define LOADRUNS2(done) \
+	MOVQ         $0x3ff0000000000000, AX; \
+	MOVQ         AX, X0; \
+	VPBROADCASTQ X0, Y0; \
+	VMOVAPD      Y0, Y1; \
+	VMOVAPD      Y0, Y2; \
+	VMOVAPD      Y0, Y3; \
+	VMOVAPD      Y0, Y4; \
+	VMOVAPD      Y0, Y5; \
+	VMOVAPD      Y0, Y6; \
+	VMOVAPD      Y0, Y7; \
+	TESTQ        BX, BX; \
+	JZ           done; \
+	VMOVUPD      (BX), Y0; \
+	VMOVUPD      32(BX), Y1; \
+	VMOVUPD      64(BX), Y2; \
+	VMOVUPD      96(BX), Y3; \
+	VMOVUPD      128(BX), Y4; \
+	VMOVUPD      160(BX), Y5; \
+	VMOVUPD      192(BX), Y6; \
+	VMOVUPD      224(BX), Y7
+
+// func exclusiveColumnsAVX2(o, x, s, scratch *float32, ostride, xstride, n int, inplace, stream bool, pre, suf *float64)
+TEXT ·exclusiveColumnsAVX2(SB), NOSPLIT, $0-80
+	MOVQ o+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ s+16(FP), R8
+	MOVQ scratch+24(FP), R10
+	MOVQ ostride+32(FP), R11
+	SHLQ $2, R11
+	MOVQ xstride+40(FP), R12
+	SHLQ $2, R12
+	MOVQ n+48(FP), CX
+	MOVQ CX, R9
+	SHLQ $7, R9
+	ADDQ R10, R9                 // the copy of x follows the prefix products
+	TESTQ R8, R8
+	JNZ  columns2Scaled
+	LEAQ ones128F32<>(SB), R8
+
+columns2Scaled:
+	MOVQ pre+64(FP), BX
+	LOADRUNS2(columns2Start)
+
+columns2Start:
+	MOVQ    CX, DX
+	MOVBLZX inplace+56(FP), R14
+	TESTQ   R14, R14
+	JNZ     columns2PrefixInPlace
+
+columns2Prefix:
+	VMOVUPS (SI), Y8
+	VMOVUPS 32(SI), Y9
+	VMOVUPS 64(SI), Y10
+	VMOVUPS 96(SI), Y11
+	VMOVUPS Y8, (R9)
+	VMOVUPS Y9, 32(R9)
+	VMOVUPS Y10, 64(R9)
+	VMOVUPS Y11, 96(R9)
+	PREFIXROW2
+	ADDQ    R12, SI
+	ADDQ    $128, R9
+	ADDQ    $128, R10
+	DECQ    DX
+	JNZ     columns2Prefix
+	JMP     columns2PrefixDone
+
+columns2PrefixInPlace:
+	PREFIXROW2
+	ADDQ R12, SI
+	ADDQ $128, R10
+	DECQ DX
+	JNZ  columns2PrefixInPlace
+
+columns2PrefixDone:
+	TESTQ   BX, BX
+	JZ      columns2Second
+	VMOVUPD Y0, (BX)
+	VMOVUPD Y1, 32(BX)
+	VMOVUPD Y2, 64(BX)
+	VMOVUPD Y3, 96(BX)
+	VMOVUPD Y4, 128(BX)
+	VMOVUPD Y5, 160(BX)
+	VMOVUPD Y6, 192(BX)
+	VMOVUPD Y7, 224(BX)
+
+columns2Second:
+	// The second pass, from the last row up: DI (and SI) to the last row.
+	MOVQ suf+72(FP), BX
+	LOADRUNS2(columns2SecondStart)
+
+columns2SecondStart:
+	MOVQ  CX, AX
+	DECQ  AX
+	IMULQ R11, AX
+	ADDQ  AX, DI
+	MOVQ  DI, SI
+	TESTQ R14, R14
+	JNZ   columns2SuffixInPlace
+	MOVBLZX stream+57(FP), AX
+	TESTQ AX, AX
+	JNZ   columns2Stream
+
+columns2Suffix:
+	SUBQ $128, R9
+	SUBQ $128, R10
+	SUFFIXROW2(R9, VMOVUPS)
+	SUBQ R11, DI
+	DECQ CX
+	JNZ  columns2Suffix
+	VZEROUPPER
+	RET
+
+columns2Stream:
+	SUBQ $128, R9
+	SUBQ $128, R10
+	SUFFIXROW2(R9, VMOVNTPS)
+	SUBQ R11, DI
+	DECQ CX
+	JNZ  columns2Stream
+	SFENCE
+	VZEROUPPER
+	RET
+
+columns2SuffixInPlace:
+	SUBQ $128, R10
+	SUFFIXROW2(SI, VMOVUPS)
+	SUBQ R11, DI
+	MOVQ DI, SI
+	DECQ CX
+	JNZ  columns2SuffixInPlace
+	VZEROUPPER
+	RET
+
+// The 16×16 transposes for AVX2 (Transpose16F32): each block goes as
+// pieces of eight rows by four columns. A piece's four row pairs (rows k
+// and k+4) are loaded into the two 128-bit lanes of Y0-Y3, so that one
+// 4×4 transpose within the lanes leaves in each of Y0-Y3 one column of the
+// eight rows, which is eight consecutive elements of a row of Dst. AX and
+// BX point at the piece's first and fifth source rows, CX at its first
+// destination row; R8 and R10 are one and three source rows, R11 and R12
+// one and three destination rows, in bytes.
+#define PIECE4X8(st) \
+	VMOVUPS     (AX), X0; \
+	VINSERTF128 $1, (BX), Y0, Y0; \
+	VMOVUPS     (AX)(R8*1), X1; \
+	VINSERTF128 $1, (BX)(R8*1), Y1, Y1; \
+	VMOVUPS     (AX)(R8*2), X2; \
+	VINSERTF128 $1, (BX)(R8*2), Y2, Y2; \
+	VMOVUPS     (AX)(R10*1), X3; \
+	VINSERTF128 $1, (BX)(R10*1), Y3, Y3; \
+	VUNPCKLPS   Y1, Y0, Y4; \
+	VUNPCKHPS   Y1, Y0, Y5; \
+	VUNPCKLPS   Y3, Y2, Y6; \
+	VUNPCKHPS   Y3, Y2, Y7; \
+	VUNPCKLPD   Y6, Y4, Y0; \
+	VUNPCKHPD   Y6, Y4, Y1; \
+	VUNPCKLPD   Y7, Y5, Y2; \
+	VUNPCKHPD   Y7, Y5, Y3; \
+	st          Y0, (CX); \
+	st          Y1, (CX)(R11*1); \
+	st          Y2, (CX)(R11*2); \
+	st          Y3, (CX)(R12*1)
+
+// GROUP4(off, st) transposes the block's columns off/4 to off/4+3 (byte
+// offset off in a source row), both halves of the rows, into four rows of
+// Dst from CX, and moves CX four destination rows on.
+#define GROUP4(off, st) \
+	LEAQ off(SI), AX; \
+	LEAQ (AX)(R9*1), BX; \
+	PIECE4X8(st); \
+	LEAQ (AX)(R8*8), AX; \
+	LEAQ (AX)(R9*1), BX; \
+	ADDQ $32, CX; \
+	PIECE4X8(st); \
+	SUBQ $32, CX; \
+	LEAQ (CX)(R11*4), CX
+
+#define BLOCK16(st) \
+	MOVQ DI, CX; \
+	GROUP4(0, st); \
+	GROUP4(16, st); \
+	GROUP4(32, st); \
+	GROUP4(48, st)
+
+// func transpose16AVX2(dst *float32, dstRow, dstStep int, src *float32, srcRow, srcStep, blocks int, stream bool)
+TEXT ·transpose16AVX2(SB), NOSPLIT, $0-57
+	MOVQ    dst+0(FP), DI
+	MOVQ    dstRow+8(FP), R11
+	SHLQ    $2, R11
+	MOVQ    dstStep+16(FP), R13
+	SHLQ    $2, R13
+	MOVQ    src+24(FP), SI
+	MOVQ    srcRow+32(FP), R8
+	SHLQ    $2, R8
+	MOVQ    srcStep+40(FP), R14
+	SHLQ    $2, R14
+	MOVQ    blocks+48(FP), DX
+	LEAQ    (R8)(R8*2), R10
+	LEAQ    (R11)(R11*2), R12
+	LEAQ    (R8*4), R9
+	MOVBLZX stream+56(FP), AX
+	TESTQ   AX, AX
+	JNZ     t16Stream
+
+t16Block:
+	BLOCK16(VMOVUPS)
+	ADDQ R14, SI
+	ADDQ R13, DI
+	DECQ DX
+	JNZ  t16Block
+	VZEROUPPER
+	RET
+
+t16Stream:
+	BLOCK16(VMOVNTPS)
+	ADDQ R14, SI
+	ADDQ R13, DI
+	DECQ DX
+	JNZ  t16Stream
+	SFENCE
+	VZEROUPPER
+	RET

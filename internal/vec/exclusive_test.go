@@ -293,16 +293,104 @@ func aligned64(n int) []float32 {
 	return buf[off : off+n]
 }
 
-// ExclusiveStreams follows the active set: only the AVX-512 kernels store
-// a streamed strip around the cache (the Go twins and AVX2 cannot), and
-// callers map a fresh output ahead only then.
+// ExclusiveStreams follows the active set: only the AVX-512 and AVX2
+// kernels store a streamed strip around the cache (the Go twins cannot),
+// and callers map a fresh output ahead only then.
 func TestExclusiveStreamsPerSet(t *testing.T) {
 	for _, v := range exclusiveTable.Variants() {
 		restore := exclusiveTable.Use(v.Set)
 		got := ExclusiveStreams()
 		restore()
-		if want := v.Set.Name == "avx512"; got != want {
+		if want := v.Set.Name == "avx512" || v.Set.Name == "avx2"; got != want {
 			t.Errorf("%s: ExclusiveStreams() = %v, want %v", v.Set.Name, got, want)
+		}
+	}
+}
+
+// Every set's strip kernel gives the twin's bits on columns holding no, one
+// and two zeros, signed zeros, infinities (times zero: NaN) and NaN, in
+// place and not, at whole and narrow widths, and writes nothing outside
+// the strip; a column with one zero keeps the product of the others at the
+// zero's row and zero elsewhere, a column with two zeros is all zero.
+func TestExclusiveColumnsZerosAndSpecials(t *testing.T) {
+	const guard = 16
+	rng := rand.New(rand.NewPCG(21, 22))
+	inf, nan, negz := float32(math.Inf(1)), float32(math.NaN()), float32(math.Copysign(0, -1))
+	for _, v := range exclusiveTable.Variants() {
+		for _, w := range []int{ColumnsWidth, 13} {
+			for _, n := range []int{1, 2, 3, 5, 64} {
+				for _, inPlace := range []bool{false, true} {
+					stride := w + 3
+					x := make([]float32, guard+(n-1)*stride+w+guard)
+					for i := range x {
+						x[i] = float32(1 + rng.Float64())
+					}
+					body := x[guard:]
+					zeros := make([]int, w)
+					for j := range w {
+						at := func() int { return rng.IntN(n) * stride }
+						switch j % 6 {
+						case 1:
+							body[at()+j], zeros[j] = 0, 1
+						case 2:
+							if n >= 2 {
+								k := rng.IntN(n - 1)
+								body[k*stride+j], body[(k+1+rng.IntN(n-1-k))*stride+j], zeros[j] = negz, 0, 2
+							}
+						case 3:
+							body[at()+j] = -inf
+							body[at()+j] = negz
+						case 4:
+							body[at()+j] = nan
+						case 5:
+							body[at()+j] = inf
+						}
+					}
+					s := make([]float32, w) // finite and nonzero: o/s is the exclusive product
+					for j := range s {
+						s[j] = float32((0.5 + rng.Float64()) * float64(1-2*rng.IntN(2)))
+					}
+					o := make([]float32, len(x))
+					for i := range o {
+						o[i] = float32(rng.Float64())
+					}
+					want := append([]float32{}, o...)
+					wantIn := append([]float32{}, x...)
+					c := Columns{O: o[guard:], X: body, S: s, Scratch: make([]float32, ColumnsScratch(n)), OStride: stride, XStride: stride, N: n, W: w}
+					ref := c
+					ref.O = want[guard:]
+					if inPlace {
+						o = append([]float32{}, x...)
+						c.O, c.X = o[guard:], o[guard:]
+						want = wantIn
+						ref.O, ref.X = want[guard:], want[guard:]
+					}
+					v.K.columns(&c)
+					columnsGo(&ref)
+					for k := range o {
+						if !sameF32(o[k], want[k]) {
+							t.Fatalf("%s w=%d n=%d in place %v: element %d (strip from %d, stride %d) = %v, twin %v", v.Name(), w, n, inPlace, k, guard, stride, o[k], want[k])
+						}
+					}
+					if inPlace {
+						continue
+					}
+					for j := range w {
+						for i := range n {
+							e := o[guard+i*stride+j] / s[j]
+							isZero := body[i*stride+j] == 0
+							switch {
+							case zeros[j] == 2 && e != 0:
+								t.Fatalf("%s w=%d n=%d: column %d with two zeros has %v at row %d", v.Name(), w, n, j, e, i)
+							case zeros[j] == 1 && !isZero && e != 0:
+								t.Fatalf("%s w=%d n=%d: column %d with one zero has %v at row %d, not its zero's", v.Name(), w, n, j, e, i)
+							case zeros[j] == 1 && isZero && n > 1 && e == 0:
+								t.Fatalf("%s w=%d n=%d: column %d: zero at the zero's row %d", v.Name(), w, n, j, i)
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 }
