@@ -15,7 +15,8 @@ import (
 // length in one direction (semantics §11; float32 accumulators drifted by
 // -1.3e-4 at 10^6 factors near 1, NumPy's error being 5.7e-5). The
 // product of no elements is 1.
-var Prod = newReduction("prod", prodKernel, prodRows, wideAccumulator, prodFill).withSegments(prodSegments).withPairs(prodPairs)
+var Prod = newReduction("prod", prodKernel, prodRows, wideAccumulator, prodFill).withSegments(prodSegments).withPairs(prodPairs).
+	withRowsInto(prodRowsInto)
 
 // wideAccumulator is the result dtype, widened to float64 for floats of
 // fewer bits and to complex128 for complex64 (the accumulator of Prod and

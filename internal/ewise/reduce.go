@@ -22,6 +22,7 @@ type Reduction struct {
 	rows        [numDTypes]RowsKernel
 	segments    *[numDTypes]SegmentsKernel // see withSegments
 	pairs       *[numDTypes]PairKernel     // see withPairs
+	rowsInto    *[numDTypes]RowsIntoKernel // see withRowsInto
 	accumulator func(dtype.DType) dtype.DType
 	fill        func(dt dtype.DType, p unsafe.Pointer, n int, empty bool)
 }

@@ -14,7 +14,8 @@ import (
 // float32, float16 and bfloat16 are carried in float64 and complex64 in
 // complex128, each rounded once at the end: no error that grows with the
 // length in one direction (semantics §11). The sum of no elements is +0.
-var Sum = newReduction("sum", sumKernel, sumRows, wideAccumulator, sumFill).withSegments(sumSegments).withPairs(sumPairs)
+var Sum = newReduction("sum", sumKernel, sumRows, wideAccumulator, sumFill).withSegments(sumSegments).withPairs(sumPairs).
+	withRowsInto(sumRowsInto)
 
 // sumKernel is Sum's kernel table.
 func sumKernel(dt dtype.DType) iter.Kernel {
