@@ -51,12 +51,30 @@ const tileStepElems = tileBlock * tileBlock
 // steps and blocks are at least 1.
 type tileKernelFunc func(a, b *uint16, c *float32, ldc, steps, blocks int, accumulate bool)
 
-// tileKernel is a tile kernel with its blocking. kc, mc and nc are
-// multiples of 32.
+// tileCopyFunc copies chunks runs of 32 bfloat16 from src (contiguous) to
+// dst, run c to dst + c·tileStepElems (the same row of the next K step's A
+// tile), and reports whether one of them is subnormal.
+type tileCopyFunc func(dst, src *uint16, chunks int) bool
+
+// tilePairsFunc packs pairs (at most 16) pairs of B rows of 32 columns: pair
+// p is rows src + 2p·rs and src + (2p+1)·rs, written as the pairs of row p
+// of the two B tiles at dst (columns 0-15) and dst + tileStepElems/2
+// (16-31). It reports whether one of the elements is subnormal.
+type tilePairsFunc func(dst, src *uint16, rs, pairs int) bool
+
+// tilePackers are the packing kernels of a tile kernel set.
+type tilePackers struct {
+	copyRows tileCopyFunc
+	pairs    tilePairsFunc
+}
+
+// tileKernel is a tile kernel with its blocking and packing kernels. kc,
+// mc and nc are multiples of 32.
 type tileKernel struct {
 	name       string
 	kc, mc, nc int
 	tiles      tileKernelFunc
+	pack       tilePackers
 	// minFlopsPerThread is the work (multiply-adds) from which a product
 	// gets another goroutine.
 	minFlopsPerThread int
@@ -71,8 +89,8 @@ type tileWorkspace struct {
 }
 
 // newTileKernel fills in a tile kernel description and its workspaces.
-func newTileKernel(name string, kc, mc, nc int, tiles tileKernelFunc, minFlopsPerThread int) *tileKernel {
-	k := &tileKernel{name: name, kc: kc, mc: mc, nc: nc, tiles: tiles, minFlopsPerThread: minFlopsPerThread}
+func newTileKernel(name string, kc, mc, nc int, tiles tileKernelFunc, pack tilePackers, minFlopsPerThread int) *tileKernel {
+	k := &tileKernel{name: name, kc: kc, mc: mc, nc: nc, tiles: tiles, pack: pack, minFlopsPerThread: minFlopsPerThread}
 	k.spare = &scratch.List[tileWorkspace]{New: func() *tileWorkspace {
 		return &tileWorkspace{a: make([]uint16, mc*kc), b: make([]uint16, kc*nc)}
 	}}
@@ -140,14 +158,14 @@ func (j *tileJob) run(ws *tileWorkspace, i0, i1, j0, j1 int) {
 			kc := min(kcb, j.k-pc)
 			steps := ceilDiv(kc, tileBlock)
 			bp := ws.b[:roundUp(nc, tileBlock)*steps*tileBlock]
-			if packTilesB(bp, j.b, pc, kc, jc, nc, steps) || j.subnormal.Load() {
+			if packTilesB(kern.pack, bp, j.b, pc, kc, jc, nc, steps) || j.subnormal.Load() {
 				j.subnormal.Store(true)
 				return
 			}
 			for ic := i0; ic < i1; ic += mcb {
 				mc := min(mcb, i1-ic)
 				ap := ws.a[:roundUp(mc, tileBlock)*steps*tileBlock]
-				if packTilesA(ap, j.a, ic, mc, pc, kc, steps) {
+				if packTilesA(kern.pack, ap, j.a, ic, mc, pc, kc, steps) {
 					j.subnormal.Store(true)
 					return
 				}
@@ -209,8 +227,9 @@ func copyBlock(buf []float32, ld int, c Matrix[float32], rows, cols int, toC boo
 // as 32-row slivers, each a run of steps K steps, each step the two A tiles
 // (rows 0-15, then 16-31) of 32 bfloat16 per row; rows and columns past
 // the block are zeros. It reports whether the block holds a subnormal.
-func packTilesA(dst []uint16, a Matrix[uint16], i0, mc, p0, kc, steps int) (subnormal bool) {
+func packTilesA(pk tilePackers, dst []uint16, a Matrix[uint16], i0, mc, p0, kc, steps int) (subnormal bool) {
 	sliver := steps * tileStepElems
+	full := kc / tileBlock // whole K steps
 	var bad uint64
 	for ir := 0; ir < mc; ir += tileBlock {
 		s := dst[ir/tileBlock*sliver : (ir/tileBlock+1)*sliver]
@@ -222,19 +241,16 @@ func packTilesA(dst []uint16, a Matrix[uint16], i0, mc, p0, kc, steps int) (subn
 				continue
 			}
 			at := a.Off + (i0+ir+r)*a.RS + p0*a.CS
-			for st := range steps {
+			st := 0
+			if a.CS == 1 && full > 0 {
+				subnormal = pk.copyRows(&s[r*tileBlock], &a.Data[at], full) || subnormal
+				st, at = full, at+full*tileBlock
+			}
+			for ; st < steps; st++ {
 				d := s[st*tileStepElems+r*tileBlock : st*tileStepElems+(r+1)*tileBlock]
 				n := min(tileBlock, kc-st*tileBlock)
-				switch {
-				case a.CS == 1 && n == tileBlock:
-					// An array copy: inline moves, not a memmove call per 64 bytes.
-					*(*[tileBlock]uint16)(d) = *(*[tileBlock]uint16)(a.Data[at:])
-				case a.CS == 1:
-					copy(d, a.Data[at:at+n])
-				default:
-					for p := range n {
-						d[p] = a.Data[at+p*a.CS]
-					}
+				for p := range n {
+					d[p] = a.Data[at+p*a.CS]
 				}
 				at += n * a.CS
 				clear(d[n:])
@@ -242,7 +258,7 @@ func packTilesA(dst []uint16, a Matrix[uint16], i0, mc, p0, kc, steps int) (subn
 			}
 		}
 	}
-	return bad != 0
+	return subnormal || bad != 0
 }
 
 // packTilesB packs rows [p0, p0+kc) and columns [j0, j0+nc) of B into dst
@@ -251,7 +267,7 @@ func packTilesA(dst []uint16, a Matrix[uint16], i0, mc, p0, kc, steps int) (subn
 // of its 16 columns, the pair B[2p][j], B[2p+1][j] of the step (the VNNI
 // layout TDPBF16PS reads). Rows and columns past the block are zeros. It
 // reports whether the block holds a subnormal.
-func packTilesB(dst []uint16, b Matrix[uint16], p0, kc, j0, nc, steps int) (subnormal bool) {
+func packTilesB(pk tilePackers, dst []uint16, b Matrix[uint16], p0, kc, j0, nc, steps int) (subnormal bool) {
 	sliver := steps * tileStepElems
 	var bad uint64
 	for jr := 0; jr < nc; jr += tileBlock {
@@ -259,33 +275,56 @@ func packTilesB(dst []uint16, b Matrix[uint16], p0, kc, j0, nc, steps int) (subn
 		cols := min(tileBlock, nc-jr)
 		for st := range steps {
 			step := panel[st*tileStepElems : (st+1)*tileStepElems]
-			for p := range tileBlock / 2 {
+			p := 0
+			if o0 := b.Off + (p0+st*tileBlock)*b.RS + (j0+jr)*b.CS; cols == tileBlock && b.CS == 1 {
+				// The pairs whose two rows are both in the block.
+				p = min(tileBlock/2, (kc-st*tileBlock)/2)
+				if p > 0 {
+					subnormal = pk.pairs(&step[0], &b.Data[o0], b.RS, p) || subnormal
+				}
+			}
+			for ; p < tileBlock/2; p++ {
 				k0 := st*tileBlock + 2*p
 				lo := (*[tileBlock]uint16)(step[p*tileBlock:])
 				hi := (*[tileBlock]uint16)(step[tileStepElems/2+p*tileBlock:])
-				o0 := b.Off + (p0+k0)*b.RS + (j0+jr)*b.CS
-				switch {
-				case k0 >= kc:
+				if k0 >= kc {
 					*lo, *hi = [tileBlock]uint16{}, [tileBlock]uint16{}
-				case k0+1 < kc && cols == tileBlock && b.CS == 1:
-					bad |= packPairRows(lo, hi, (*[tileBlock]uint16)(b.Data[o0:]), (*[tileBlock]uint16)(b.Data[o0+b.RS:]))
-				default:
-					packPairsStrided(lo, hi, b, o0, k0+1 < kc, cols)
-					bad |= subnormalLanes32(lo) | subnormalLanes32(hi)
+					continue
 				}
+				packPairsStrided(lo, hi, b, b.Off+(p0+k0)*b.RS+(j0+jr)*b.CS, k0+1 < kc, cols)
+				bad |= subnormalLanes32(lo) | subnormalLanes32(hi)
 			}
 		}
+	}
+	return subnormal || bad != 0
+}
+
+// tilePackersGo are the Go twins of the packing kernels.
+var tilePackersGo = tilePackers{copyRows: tileCopyGo, pairs: tilePairsGo}
+
+// tileCopyGo is the Go twin of the tileCopyFunc kernels.
+func tileCopyGo(dst, src *uint16, chunks int) bool {
+	d := unsafe.Slice(dst, (chunks-1)*tileStepElems+tileBlock)
+	s := unsafe.Slice(src, chunks*tileBlock)
+	var bad uint64
+	for c := range chunks {
+		run := (*[tileBlock]uint16)(d[c*tileStepElems:])
+		*run = *(*[tileBlock]uint16)(s[c*tileBlock:])
+		bad |= subnormalLanes32(run)
 	}
 	return bad != 0
 }
 
-// subnormalLanes32 is not zero when one of the 32 bfloat16 of s is
-// subnormal.
-func subnormalLanes32(s *[tileBlock]uint16) (bad uint64) {
-	for _, w := range (*[tileBlock / 4]uint64)(unsafe.Pointer(s)) {
-		bad |= subnormalLanes(w)
+// tilePairsGo is the Go twin of the tilePairsFunc kernels.
+func tilePairsGo(dst, src *uint16, rs, pairs int) bool {
+	d := unsafe.Slice(dst, tileStepElems)
+	var bad uint64
+	for p := range pairs {
+		r0 := (*[tileBlock]uint16)(unsafe.Add(unsafe.Pointer(src), 2*p*rs*2))
+		r1 := (*[tileBlock]uint16)(unsafe.Add(unsafe.Pointer(src), (2*p+1)*rs*2))
+		bad |= packPairRows((*[tileBlock]uint16)(d[p*tileBlock:]), (*[tileBlock]uint16)(d[tileStepElems/2+p*tileBlock:]), r0, r1)
 	}
-	return bad
+	return bad != 0
 }
 
 // packPairRows interleaves 32 columns of two contiguous B rows into the
@@ -390,3 +429,12 @@ var tileConfigBF16 = func() (cfg [64]byte) {
 	}
 	return cfg
 }()
+
+// subnormalLanes32 is not zero when one of the 32 bfloat16 of s is
+// subnormal.
+func subnormalLanes32(s *[tileBlock]uint16) (bad uint64) {
+	for _, w := range (*[tileBlock / 4]uint64)(unsafe.Pointer(s)) {
+		bad |= subnormalLanes(w)
+	}
+	return bad
+}

@@ -32,3 +32,27 @@ func BenchmarkMulBF16(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTileBlocks times the active set's tile kernel under other block
+// sizes (kc, mc, nc), one goroutine, to choose its blocking.
+func BenchmarkTileBlocks(b *testing.B) {
+	if active.bf16 == nil {
+		b.Skip("no tile kernel in the active set")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, size := range []int{1024, 2048} {
+		m, n, k := size, size, size
+		a, bb := Matrix[uint16]{randomBF16(rng, m*k), 0, k, 1}, Matrix[uint16]{randomBF16(rng, k*n), 0, n, 1}
+		c := Matrix[float32]{make([]float32, m*n), 0, n, 1}
+		for _, bl := range [][3]int{{256, 256, 1024}, {512, 256, 1024}, {512, 128, 512}, {1024, 128, 512}, {1024, 256, 256}, {2048, 64, 256}} {
+			kern := newTileKernel("tune", bl[0], bl[1], bl[2], active.bf16.tiles, active.bf16.pack, active.bf16.minFlopsPerThread)
+			b.Run(fmt.Sprintf("%d/kc=%d,mc=%d,nc=%d", size, bl[0], bl[1], bl[2]), func(b *testing.B) {
+				cpu := cpuSeconds()
+				for b.Loop() {
+					mulTiles(kern, m, n, k, a, bb, c, 1)
+				}
+				reportFlops(b, 2*float64(m)*float64(n)*float64(k), cpu)
+			})
+		}
+	}
+}

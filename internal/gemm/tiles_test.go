@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -13,14 +14,14 @@ import (
 func tileKernelsUnderTest() []*tileKernel {
 	var ks []*tileKernel
 	add := func(k *tileKernel) {
-		ks = append(ks, k, newTileKernel(k.name+"/blocks-64", 64, 64, 64, k.tiles, k.minFlopsPerThread))
+		ks = append(ks, k, newTileKernel(k.name+"/blocks-64", 64, 64, 64, k.tiles, k.pack, k.minFlopsPerThread))
 	}
 	for _, v := range kernelSets.Variants() {
 		if v.K.bf16 != nil {
 			add(v.K.bf16)
 		}
 	}
-	add(newTileKernel("go", 256, 256, 1024, tilesBF16Go, 8*avx512MinFlopsPerThread))
+	add(newTileKernel("go", 256, 256, 1024, tilesBF16Go, tilePackersGo, 8*avx512MinFlopsPerThread))
 	return ks
 }
 
@@ -89,8 +90,8 @@ func TestTileKernels(t *testing.T) {
 	depths := []int{1, 2, 31, 32, 33, 64, 65, 127, 257, 300}
 	for _, kern := range tileKernelsUnderTest() {
 		trials := 120
-		if testing.Short() {
-			trials = 30
+		if testing.Short() || raceEnabled {
+			trials = 20 // still every side once
 		}
 		for trial := range trials {
 			m, n, k := sides[rng.IntN(len(sides))], sides[rng.IntN(len(sides))], depths[rng.IntN(len(depths))]
@@ -286,6 +287,70 @@ func TestSubnormalLanes(t *testing.T) {
 				}
 				if got := subnormalLanes(w) != 0; got != want {
 					t.Fatalf("subnormalLanes(%#016x) = %v, want %v (bfloat16 %#04x in lane %d)", w, got, want, x, lane)
+				}
+			}
+		}
+	}
+}
+
+// TestTilePackers checks each set's packing kernels against the Go twins
+// bit for bit, with guards around the output, on every count they take,
+// and their subnormal report for a subnormal at each position of the
+// input.
+func TestTilePackers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 37))
+	const sentinel = 0x5555
+	for _, kern := range tileKernelsUnderTest() {
+		pk := kern.pack
+		for chunks := 1; chunks <= 9; chunks++ {
+			src := randomBF16(rng, chunks*tileBlock)
+			out := func(copyRows tileCopyFunc, s []uint16) ([]uint16, bool) {
+				d := make([]uint16, guard+chunks*tileStepElems+guard)
+				for i := range d {
+					d[i] = sentinel
+				}
+				sub := copyRows(&d[guard], &s[0], chunks)
+				return d, sub
+			}
+			got, gotSub := out(pk.copyRows, src)
+			want, wantSub := out(tileCopyGo, src)
+			if gotSub || wantSub || !slices.Equal(got, want) {
+				t.Fatalf("%s copyRows(%d): differs from the twin or reports a subnormal", kern.name, chunks)
+			}
+			for _, at := range []int{0, rng.IntN(len(src)), len(src) - 1} {
+				s := append([]uint16(nil), src...)
+				s[at] = 0x0001
+				if _, sub := out(pk.copyRows, s); !sub {
+					t.Fatalf("%s copyRows(%d): subnormal at %d not reported", kern.name, chunks, at)
+				}
+			}
+		}
+		for pairs := 1; pairs <= 16; pairs++ {
+			for _, rs := range []int{tileBlock, 37, -40} {
+				base := 2 * pairs * max(rs, -rs)
+				src := randomBF16(rng, 2*base+tileBlock)
+				start := base
+				out := func(pf tilePairsFunc, s []uint16) ([]uint16, bool) {
+					d := make([]uint16, guard+tileStepElems+guard)
+					for i := range d {
+						d[i] = sentinel
+					}
+					sub := pf(&d[guard], &s[start], rs, pairs)
+					return d, sub
+				}
+				got, gotSub := out(pk.pairs, src)
+				want, wantSub := out(tilePairsGo, src)
+				if gotSub || wantSub || !slices.Equal(got, want) {
+					t.Fatalf("%s pairs(%d, rs %d): differs from the twin or reports a subnormal", kern.name, pairs, rs)
+				}
+				for _, at := range []int{0, 2*pairs - 1} { // first and last row read
+					for _, col := range []int{0, 31} {
+						s := append([]uint16(nil), src...)
+						s[start+at*rs+col] = 0x8070
+						if _, sub := out(pk.pairs, s); !sub {
+							t.Fatalf("%s pairs(%d, rs %d): subnormal in row %d column %d not reported", kern.name, pairs, rs, at, col)
+						}
+					}
 				}
 			}
 		}
