@@ -75,7 +75,7 @@ func outputStrides(r *rand.Rand, shape []int) []int {
 func TestExecuteComputesEveryElementOnce(t *testing.T) {
 	shrinkTiles(t)
 	r := rand.New(rand.NewPCG(3, 4))
-	tiled, blocked, reused := 0, 0, 0
+	tiled, merged, blocked, reused := 0, 0, 0, 0
 	for trial := range 3000 {
 		rank := r.IntN(5)
 		shape := make([]int, rank)
@@ -92,8 +92,11 @@ func TestExecuteComputesEveryElementOnce(t *testing.T) {
 		}
 		sizes := []int{8, 4, 4, 4}[:nops]
 		p := NewPlan(shape, strides...)
-		if _, ok := p.tiling(sizes, 1); ok {
+		if tl, ok := p.tiling(sizes, 1); ok {
 			tiled++
+			if tl.merged {
+				merged++
+			}
 		} else if _, ok := p.blocking(sizes, 1); ok {
 			blocked++
 		} else if _, ok := p.reusing(sizes, 1); ok {
@@ -134,8 +137,8 @@ func TestExecuteComputesEveryElementOnce(t *testing.T) {
 			}
 		}
 	}
-	if tiled < 100 || blocked < 100 || reused < 50 {
-		t.Fatalf("only %d of the plans were tiled, %d blocked and %d reused", tiled, blocked, reused)
+	if tiled < 100 || merged < 20 || blocked < 100 || reused < 50 {
+		t.Fatalf("only %d of the plans were tiled (%d in merged runs), %d blocked and %d reused", tiled, merged, blocked, reused)
 	}
 }
 
@@ -219,6 +222,42 @@ func TestTiledLongRows(t *testing.T) {
 	}
 	if out[0] != sentinel || out[len(out)-1] != sentinel {
 		t.Fatal("a write outside the output")
+	}
+}
+
+// TestTiledMergedTiles checks tiles of whole short rows, which the walk
+// passes to the kernel as one run each, at the real tile sizes on one and
+// two goroutines with sentinels around the output: 64×64 and 50×40 with
+// one input transposed, and a 64×600 one whose rows are too long to merge.
+func TestTiledMergedTiles(t *testing.T) {
+	for _, c := range []struct {
+		rows, cols int
+		merged     bool
+	}{{64, 64, true}, {50, 40, true}, {64, 600, false}} {
+		rows, cols := c.rows, c.cols
+		in := make([]int32, rows*cols)
+		for i := range in {
+			in[i] = int32(4 * i)
+		}
+		p := NewPlan([]int{rows, cols}, []int{8 * cols, 8}, []int{4 * cols, 4}, []int{4, 4 * rows})
+		if tl, ok := p.tiling([]int{8, 4, 4}, 1); !ok || tl.merged != c.merged {
+			t.Fatalf("%d×%d: tiled %v, merged %v, want merged %v", rows, cols, ok, tl.merged, c.merged)
+		}
+		for _, w := range []int{1, 2} {
+			out := make([]int64, rows*cols+2)
+			out[0], out[len(out)-1] = sentinel, sentinel
+			p.Execute([]unsafe.Pointer{unsafe.Pointer(&out[1]), unsafe.Pointer(&in[0]), unsafe.Pointer(&in[0])}, []int{8, 4, 4}, w, func() Kernel { return encoder })
+			for i := range rows {
+				for j := range cols {
+					if got, exp := out[1+i*cols+j], encode([]int{4 * (i*cols + j), 4 * (i + j*rows)}); got != exp {
+						t.Fatalf("%d×%d w=%d: out[%d][%d] = %x, want %x", rows, cols, w, i, j, got, exp)
+					}
+				}
+			}
+			if out[0] != sentinel || out[len(out)-1] != sentinel {
+				t.Fatalf("%d×%d w=%d: a write outside the output", rows, cols, w)
+			}
+		}
 	}
 }
 

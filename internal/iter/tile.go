@@ -35,9 +35,14 @@ type tiling struct {
 	against    [MaxOperands]bool
 	rows, cols int // sizes of the two innermost dimensions
 	tr, tc     int // tile size: tr runs of tc elements
-	pitch      int // elements between the rows of a gather buffer
-	blocks     int // row blocks per index of the outer dimensions
-	units      int // row blocks in all: outer indices × blocks
+	// merged says that a tile's runs are one run: its rows are whole
+	// rows of the plan, every operand not in a buffer steps over them as
+	// one run, and the buffers have no padding, so the kernel is called
+	// once per tile (a 64×64 tile was 16 calls of 64 elements).
+	merged bool
+	pitch  int // elements between the rows of a gather buffer
+	blocks int // row blocks per index of the outer dimensions
+	units  int // row blocks in all: outer indices × blocks
 }
 
 // tiling returns the tiling of p for operands of the given element sizes
@@ -76,16 +81,38 @@ func (p *Plan) tiling(sizes []int, w int) (tiling, bool) {
 	// the column-wise writes of a gather would all land in the same few
 	// L1 sets and evict each other.
 	t.pitch = t.tc + 16
+	if t.merged = t.tc == t.cols && t.cols*widest <= maxMergedRow && t.rowsMerge(); t.merged {
+		// Rows this short spread a gather's column-wise writes over
+		// enough L1 sets without padding.
+		t.pitch = t.tc
+	}
 	t.blocks = (t.rows + t.tr - 1) / t.tr
 	// With fewer row blocks than goroutines (a matrix of one tile), cut
 	// shorter blocks, so that every goroutine gets one.
-	outer := p.Runs() / t.rows
+	outer := t.p.Runs() / t.rows
 	if want := (w + outer - 1) / outer; t.blocks < want {
 		t.tr = (t.rows + want - 1) / want
 		t.blocks = (t.rows + t.tr - 1) / t.tr
 	}
 	t.units = outer * t.blocks
 	return t, true
+}
+
+// maxMergedRow is the longest row, in bytes of the widest gathered
+// operand, whose tiles are merged into one run: a longer one's kernel
+// calls cost little beside their elements.
+const maxMergedRow = 1024
+
+// rowsMerge reports whether every operand that the walk does not gather
+// steps over the tile's rows as one run.
+func (t *tiling) rowsMerge() bool {
+	nd := len(t.p.shape)
+	for k, st := range t.p.strides {
+		if !t.against[k] && st[nd-2] != t.cols*st[nd-1] {
+			return false
+		}
+	}
+	return true
 }
 
 // againstDim returns the outer dimension along which the first input that
@@ -184,7 +211,11 @@ func (t *tiling) walk(bases []unsafe.Pointer, first, last int, kernel Kernel) {
 					gather(bufs[k], corner, st[nd-2], st[nd-1], r1-r0, n, t.pitch, t.sizes[k])
 				}
 			}
-			for r := r0; r < r1; r++ {
+			runs, m := r1-r0, n
+			if t.merged {
+				runs, m = 1, (r1-r0)*n
+			}
+			for r := r0; r < r0+runs; r++ {
 				for k := range nops {
 					if st := p.strides[k]; t.against[k] {
 						ptrs[k] = unsafe.Add(bufs[k], (r-r0)*t.pitch*t.sizes[k])
@@ -194,7 +225,7 @@ func (t *tiling) walk(bases []unsafe.Pointer, first, last int, kernel Kernel) {
 						strides[k] = st[nd-1]
 					}
 				}
-				kernel(ptrs, strides, n)
+				kernel(ptrs, strides, m)
 			}
 		}
 	}
