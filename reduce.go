@@ -200,42 +200,47 @@ var reduceSmallPool = scratch.List[reduceSmall]{New: func() *reduceSmall { retur
 // reduceShape applies the options of reduction r to x: the mask of
 // reduced dimensions, the result shape and the result dtype.
 func reduceShape(r *ewise.Reduction, x *Tensor, opts []ReduceOption) (mask []bool, s []int, rd DType, err error) {
-	op := r.Name
 	if x == nil {
-		return nil, nil, rd, opErr(op, ErrValue, "nil tensor")
+		return nil, nil, rd, opErr(r.Name, ErrValue, "nil tensor")
 	}
+	return reduceShapeOf(r, x.shape, x.dtype, opts)
+}
+
+// reduceShapeOf is reduceShape for elements of shape xs and dtype xd.
+func reduceShapeOf(r *ewise.Reduction, xs []int, xd DType, opts []ReduceOption) (mask []bool, s []int, rd DType, err error) {
+	op := r.Name
 	var c reduceConfig
 	for _, o := range opts {
 		o(&c)
 	}
-	rd = r.Result(x.dtype)
+	rd = r.Result(xd)
 	if c.dtype != dtype.Invalid {
 		if !c.dtype.Valid() {
 			return nil, nil, rd, opErr(op, ErrDType, "invalid result dtype %v", c.dtype)
 		}
-		if !dtype.CanCastInto(x.dtype, c.dtype) {
+		if !dtype.CanCastInto(xd, c.dtype) {
 			return nil, nil, rd, opErr(op, ErrDType, "cannot accumulate a %v tensor in %v, a lower kind; cast it first",
-				x.dtype, c.dtype)
+				xd, c.dtype)
 		}
 		rd = c.dtype
 	}
-	mask = make([]bool, len(x.shape))
+	mask = make([]bool, len(xs))
 	if !c.axesSet {
 		for i := range mask {
 			mask[i] = true
 		}
 	}
 	for _, a := range c.axes {
-		n, err := shape.NormalizeAxis(a, len(x.shape))
+		n, err := shape.NormalizeAxis(a, len(xs))
 		if err != nil {
-			return nil, nil, rd, opErr(op, ErrAxis, "axis %d is out of range for shape %s", a, shape.String(x.shape))
+			return nil, nil, rd, opErr(op, ErrAxis, "axis %d is out of range for shape %s", a, shape.String(xs))
 		}
 		if mask[n] {
-			return nil, nil, rd, opErr(op, ErrAxis, "axis %d is repeated in %v for shape %s", a, c.axes, shape.String(x.shape))
+			return nil, nil, rd, opErr(op, ErrAxis, "axis %d is repeated in %v for shape %s", a, c.axes, shape.String(xs))
 		}
 		mask[n] = true
 	}
-	return mask, shape.Reduced(x.shape, mask, c.keepDims), rd, nil
+	return mask, shape.Reduced(xs, mask, c.keepDims), rd, nil
 }
 
 // reduceRun reduces x over the masked dimensions into out, whose shape and

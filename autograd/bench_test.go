@@ -23,11 +23,13 @@ func benchRand(b *testing.B, seed uint64, shape ...int) *tensor.Tensor {
 // recorded result with respect to every input as "backward".
 func benchPair(b *testing.B, inputs []*tensor.Tensor, f func(tp *Tape) (*tensor.Tensor, error)) {
 	b.Run("forward", func(b *testing.B) {
+		cpu := cpuSeconds()
 		for range b.N {
 			if _, err := f(nil); err != nil {
 				b.Fatal(err)
 			}
 		}
+		reportCPU(b, cpu)
 	})
 	b.Run("backward", func(b *testing.B) {
 		tp := New()
@@ -37,12 +39,22 @@ func benchPair(b *testing.B, inputs []*tensor.Tensor, f func(tp *Tape) (*tensor.
 		}
 		seed := benchRand(b, 99, out.Shape()...)
 		b.ResetTimer()
+		cpu := cpuSeconds()
 		for range b.N {
 			if _, err := tp.VJP([]*tensor.Tensor{out}, []*tensor.Tensor{seed}, inputs); err != nil {
 				b.Fatal(err)
 			}
 		}
+		reportCPU(b, cpu)
 	})
+}
+
+// reportCPU reports the process's CPU time per call since cpu (the
+// machine is shared: descheduled time inflates wall time, not CPU time).
+func reportCPU(b *testing.B, cpu float64) {
+	if now := cpuSeconds(); now > 0 {
+		b.ReportMetric((now-cpu)*1e9/float64(b.N), "cpu-ns/op")
+	}
 }
 
 func BenchmarkMatmul1024(b *testing.B) {
@@ -53,6 +65,35 @@ func BenchmarkMatmul1024(b *testing.B) {
 func BenchmarkMulBroadcast(b *testing.B) {
 	x, y := benchRand(b, 3, 2048, 2048), benchRand(b, 4, 2048)
 	benchPair(b, []*tensor.Tensor{x, y}, func(tp *Tape) (*tensor.Tensor, error) { return tp.Mul(x, y) })
+}
+
+// BenchmarkBroadcastPatterns: the other broadcasts users write, each of
+// 4M float32 products (a bias is BenchmarkMulBroadcast), and Add's
+// backward, whose gradients are sums only.
+func BenchmarkBroadcastPatterns(b *testing.B) {
+	cases := []struct {
+		name string
+		x, y []int
+		add  bool
+	}{
+		{"column", []int{2048, 2048}, []int{2048, 1}, false},
+		{"scalar", []int{2048, 2048}, []int{}, false},
+		{"outer", []int{2048, 1}, []int{1, 2048}, false},
+		{"batch", []int{8, 512, 1024}, []int{512, 1024}, false},
+		{"addbias", []int{2048, 2048}, []int{2048}, true},
+		{"addcolumn", []int{2048, 2048}, []int{2048, 1}, true},
+	}
+	for _, c := range cases {
+		x, y := benchRand(b, 3, c.x...), benchRand(b, 4, c.y...)
+		b.Run(c.name, func(b *testing.B) {
+			benchPair(b, []*tensor.Tensor{x, y}, func(tp *Tape) (*tensor.Tensor, error) {
+				if c.add {
+					return tp.Add(x, y)
+				}
+				return tp.Mul(x, y)
+			})
+		})
+	}
 }
 
 func BenchmarkProd4096(b *testing.B) {

@@ -30,6 +30,9 @@ func (b builder) mul(x, y any) (*tensor.Tensor, error) {
 	}
 	xs, ys := shapeOf(x), shapeOf(y)
 	bw := func(b builder, g *tensor.Tensor, need []bool) ([]*tensor.Tensor, error) {
+		if grads, ok, err := b.mulGradsFused(g, x, y, xs, ys, need); ok || err != nil {
+			return grads, err
+		}
 		grads := make([]*tensor.Tensor, 2)
 		for i, other := range []any{y, x} {
 			if !need[i] {
@@ -59,100 +62,71 @@ func (b builder) mul(x, y any) (*tensor.Tensor, error) {
 	return b.record("mul", b.fresh(out), []any{x, y}, savedOf(x, y), bw), nil
 }
 
-// mulSumTo is sumTo(g·c, s) computed in row blocks that stay in cache,
-// without the full product, when nothing is being recorded and the sum
-// runs over leading rows of real float operands of one dtype, both
-// contiguous and of g's shape (a broadcast bias's gradient): each block's
-// products go into one scratch block and are summed in float64 into the
-// running column sums, rounded once at the end. ok is false when the case
-// does not apply. The products round as Mul's; the float64 sums are
-// grouped by block, so the bits may differ from the recorded path's in the
-// last place, and do not depend on the number of goroutines.
-func (b builder) mulSumTo(g *tensor.Tensor, c any, s []int) (*tensor.Tensor, bool, error) {
-	other, isTensor := c.(*tensor.Tensor)
+// mulGradsFused computes both gradients of mul(x, y) in one pass over g
+// (tensor.MulWithSum) when nothing is being recorded, both are needed, both
+// operands are strided tensors, and one operand has g's shape while the
+// other was broadcast (a bias, a column, a scalar, a batch operand): the
+// full one's gradient g·conj(other) is written as g is read, and the
+// broadcast one's is summed from the same pieces of g. ok is false when the
+// case does not apply. The bits are those of the separate calls.
+func (b builder) mulGradsFused(g *tensor.Tensor, x, y any, xs, ys []int, need []bool) ([]*tensor.Tensor, bool, error) {
+	xt, xok := x.(*tensor.Tensor)
+	yt, yok := y.(*tensor.Tensor)
 	gs := g.Shape()
-	dt := g.DType()
-	if b.tp != nil || !isTensor || other.DType() != dt || (dt != tensor.Float32 && dt != tensor.Float64) ||
-		!g.IsContiguous() || !other.IsContiguous() || !slices.Equal(other.Shape(), gs) {
+	if b.tp != nil || !need[0] || !need[1] || !xok || !yok || g.Layout() != tensor.Strided ||
+		xt.Layout() != tensor.Strided || yt.Layout() != tensor.Strided {
 		return nil, false, nil
 	}
-	lead := 0
-	for lead < len(s) && s[lead] == 1 {
-		lead++
-	}
-	tail := s[lead:]
-	if len(tail) > len(gs) || !slices.Equal(tail, gs[len(gs)-len(tail):]) {
+	full, bcast := 0, 1 // x has g's shape, y was broadcast
+	switch {
+	case slices.Equal(xs, gs) && !slices.Equal(ys, gs):
+	case slices.Equal(ys, gs) && !slices.Equal(xs, gs):
+		full, bcast = 1, 0
+	default:
 		return nil, false, nil
 	}
-	cols := 1
-	for _, d := range tail {
-		cols *= d
-	}
-	rows := g.Size() / max(cols, 1)
-	if rows < 2*mulSumBlockRows(cols, dt) || cols == 0 {
-		return nil, false, nil // one block: the plain path is as fast
-	}
-	r := mulSumBlockRows(cols, dt)
-	g2, err := g.Reshape(rows, cols)
+	ops, shapes := []*tensor.Tensor{xt, yt}, [][]int{xs, ys}
+	u, err := b.conj(ops[bcast]) // multiplies g into the full operand's gradient
 	if err != nil {
 		return nil, true, err
 	}
-	o2, err := other.Reshape(rows, cols)
+	v, err := b.conj(ops[full]) // multiplies g into the broadcast one's
 	if err != nil {
 		return nil, true, err
 	}
-	acc, err := tensor.Zeros(tensor.Float64, cols)
+	prod, sum, err := tensor.MulWithSum(g, u, v, tensor.Axis(sumToAxes(gs, shapes[bcast])...), tensor.KeepDims(true))
 	if err != nil {
 		return nil, true, err
 	}
-	tmp, err := tensor.Zeros(dt, r, cols)
-	if err != nil {
+	if sum, err = sum.Reshape(shapes[bcast]...); err != nil {
 		return nil, true, err
 	}
-	for r0 := 0; r0 < rows; r0 += r {
-		r1 := min(rows, r0+r)
-		t := tmp
-		if r1-r0 < r {
-			if t, err = tmp.Slice(tensor.Span(0, r1-r0)); err != nil {
-				return nil, true, err
-			}
-		}
-		gb, err := g2.Slice(tensor.Span(r0, r1))
-		if err != nil {
-			return nil, true, err
-		}
-		ob, err := o2.Slice(tensor.Span(r0, r1))
-		if err != nil {
-			return nil, true, err
-		}
-		if err := tensor.MulInto(t, gb, ob); err != nil {
-			return nil, true, err
-		}
-		part, err := tensor.Sum(t, tensor.Axis(0), tensor.WithDType(tensor.Float64))
-		if err != nil {
-			return nil, true, err
-		}
-		if err := tensor.AddInto(acc, acc, part); err != nil {
-			return nil, true, err
-		}
+	grads := make([]*tensor.Tensor, 2)
+	grads[full], grads[bcast] = b.fresh(prod), b.fresh(sum)
+	return grads, true, nil
+}
+
+// mulSumTo is sumTo(g·c, s) computed by tensor.MulSum, which never forms
+// the product, when nothing is being recorded and both are strided (a
+// broadcast operand's gradient: a bias's, a column's, a scalar's, a batch
+// operand's). ok is false when the case does not apply. The products round
+// as Mul's; the sums are carried as Sum carries them, in MulSum's own
+// order, so the bits may differ from the recorded path's (Mul, then Sum)
+// in the last place of the accumulator, and do not depend on the number
+// of goroutines.
+func (b builder) mulSumTo(g *tensor.Tensor, c any, s []int) (*tensor.Tensor, bool, error) {
+	gs := g.Shape()
+	if other, isTensor := c.(*tensor.Tensor); b.tp != nil || slices.Equal(gs, s) ||
+		g.Layout() != tensor.Strided || isTensor && other.Layout() != tensor.Strided {
+		return nil, false, nil
 	}
-	out, err := acc.AsType(dt)
+	out, err := tensor.MulSum(g, c, tensor.Axis(sumToAxes(gs, s)...), tensor.KeepDims(true))
 	if err != nil {
 		return nil, true, err
 	}
 	out, err = out.Reshape(s...)
 	return b.fresh(out), true, err
 }
-
-// mulSumBlockRows is how many rows of cols elements one block of
-// mulSumTo covers: mulSumBlock bytes of products.
-func mulSumBlockRows(cols int, dt tensor.DType) int {
-	return max(1, mulSumBlock/max(1, cols*dt.Size()))
-}
-
-// mulSumBlock is half a mebibyte, which stays in the L2 cache between the
-// product and the sum. A variable so that tests can make small blocks.
-var mulSumBlock = 512 << 10
 
 func (b builder) add(x, y any) (*tensor.Tensor, error) {
 	out, err := tensor.Add(x, y)

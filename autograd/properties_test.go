@@ -374,17 +374,16 @@ func TestSparseMatmulVector(t *testing.T) {
 	}
 }
 
-// The blocked product-sum of a broadcast operand's gradient (no recording)
-// agrees with the recorded path (Mul, then Sum) within the rounding of
-// its float64 sums, for blocks that divide the rows and blocks that do
-// not, and leaves the other operand's gradient as it was.
-func TestMulSumToBlocked(t *testing.T) {
-	old := mulSumBlock
-	mulSumBlock = 64
-	defer func() { mulSumBlock = old }()
+// The fused product-sum of a broadcast operand's gradient (no recording,
+// tensor.MulSum) agrees with the recorded path (Mul, then Sum) within the
+// rounding of its float64 sums, for every broadcast pattern (a bias, a
+// column, a scalar-like operand, an outer product, a batch), and leaves
+// the other operand's gradient as it was.
+func TestMulSumToFused(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 31))
 	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
-		for _, cs := range [][2][]int{{{37, 4}, {4}}, {{5, 6, 8}, {1, 6, 8}}, {{64, 16}, {16}}, {{9, 3, 5}, {5}}} {
+		for _, cs := range [][2][]int{{{37, 4}, {4}}, {{5, 6, 8}, {1, 6, 8}}, {{64, 16}, {16}}, {{9, 3, 5}, {5}},
+			{{300, 200}, {200}}, {{300, 200}, {300, 1}}, {{300, 200}, {1, 1}}, {{4, 30, 200}, {30, 200}}, {{4, 30, 200}, {4, 1, 200}}} {
 			x := randInput(rng, tensor.Float64, cs[0]...).tensor(t)
 			y := randInput(rng, tensor.Float64, cs[1]...).tensor(t)
 			seed := randInput(rng, tensor.Float64, cs[0]...).tensor(t)

@@ -87,18 +87,6 @@ func (b builder) sum(x *tensor.Tensor, opts []tensor.ReduceOption) (*tensor.Tens
 	return b.record("sum", b.fresh(out), []any{x}, nil, bw), nil
 }
 
-// sumMask sums over the masked axes keeping them or not (an internal
-// reduction of the backward, recorded like Sum).
-func (b builder) sumMask(x *tensor.Tensor, mask []bool, keep bool) (*tensor.Tensor, error) {
-	var axes []int
-	for i, m := range mask {
-		if m {
-			axes = append(axes, i)
-		}
-	}
-	return b.sum(x, []tensor.ReduceOption{tensor.Axis(axes...), tensor.KeepDims(keep)})
-}
-
 // keepDims reshapes a reduction's cotangent to the shape with the reduced
 // axes kept as 1, so that it broadcasts against the input of shape xs.
 func (b builder) keepDims(g *tensor.Tensor, xs []int, mask []bool, keep bool) (*tensor.Tensor, error) {
@@ -129,14 +117,22 @@ func (b builder) sumTo(g *tensor.Tensor, s []int) (*tensor.Tensor, error) {
 		}
 		g = d
 	}
-	lead := len(gs) - len(s)
-	mask := make([]bool, len(gs))
-	for i := range gs {
-		mask[i] = i < lead || s[i-lead] == 1 && gs[i] != 1
-	}
-	r, err := b.sumMask(g, mask, true)
+	r, err := b.sum(g, []tensor.ReduceOption{tensor.Axis(sumToAxes(gs, s)...), tensor.KeepDims(true)})
 	if err != nil {
 		return nil, err
 	}
 	return b.reshape(r, s)
+}
+
+// sumToAxes are the axes of a broadcast shape gs that sumTo sums to reach
+// s: the leading ones s lacks and those where s has 1 and gs does not.
+func sumToAxes(gs, s []int) []int {
+	lead := len(gs) - len(s)
+	var axes []int
+	for i := range gs {
+		if i < lead || s[i-lead] == 1 && gs[i] != 1 {
+			axes = append(axes, i)
+		}
+	}
+	return axes
 }

@@ -1,0 +1,391 @@
+package tensor
+
+import (
+	"slices"
+	"unsafe"
+
+	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/ewise"
+	"github.com/tensor-go/tensor/internal/iter"
+	"github.com/tensor-go/tensor/internal/scratch"
+	"github.com/tensor-go/tensor/internal/storage"
+	"github.com/tensor-go/tensor/shape"
+)
+
+// MulSum returns Sum(Mul(x, y), opts...) without forming the product: the
+// operands broadcast and promote as Mul's, each product is rounded to the
+// promoted dtype as Mul rounds it, and the products are summed over the
+// axes of the broadcast shape the options choose, with Sum's rules (result
+// dtype, keepdims, accumulation in float64 for float32 and the half
+// floats). It is the gradient of a broadcast operand of a product, summed
+// back to the operand's shape, and reads each operand once where the
+// product and then its sum would write and read a tensor of the broadcast
+// shape as well.
+//
+// The sum's order of additions is fixed by the shapes and layouts alone, as
+// Sum's is, but it is its own: the result may differ from Sum(Mul(x, y))
+// in the last place of the accumulator before its one rounding.
+func MulSum(x, y any, opts ...ReduceOption) (*Tensor, error) {
+	return reduceOfBinary(ewise.Sum, ewise.Mul, x, y, opts)
+}
+
+// MulWithSum returns Mul(g, u) and MulSum(g, v, opts...), the two
+// gradients of a broadcasting product with cotangent g (u and v the other
+// operands, conjugated), reading g once where the two calls would read it
+// twice: each piece of g is multiplied by u into the first result and by v
+// into a buffer that is summed at once. g must have the broadcast shape of
+// each pair. The results have the bits the two calls give.
+func MulWithSum(g, u, v any, opts ...ReduceOption) (prod, sum *Tensor, err error) {
+	side := func() (*Tensor, *Tensor, error) {
+		p, err := Mul(g, u)
+		if err != nil {
+			return nil, nil, err
+		}
+		s, err := MulSum(g, v, opts...)
+		if err != nil {
+			return nil, nil, err
+		}
+		return p, s, nil
+	}
+	if err := requireLive("mul", g, u, v); err != nil {
+		return nil, nil, err
+	}
+	gt, ok := g.(*Tensor)
+	ut, uok := u.(*Tensor)
+	if !ok || !uok || isSparse(gt) || isSparse(u) || isSparse(v) || !gt.IsContiguous() {
+		return side()
+	}
+	f, formed, err := prepareReduceOfBinary(ewise.Sum, ewise.Mul, gt, v, opts)
+	if err != nil || formed {
+		return side()
+	}
+	c := f.c
+	if gt.dtype != c || ut.dtype != c || f.dts[1] != c {
+		return side()
+	}
+	us, err := shape.Broadcast(gt.shape, ut.shape)
+	if err != nil || !shape.Equal(us, gt.shape) || !shape.Equal(f.shape, gt.shape) {
+		return side()
+	}
+	// The side operand joins the plan as a fourth operand; where it would
+	// change the plan's runs (and so MulSum's order of additions), the two
+	// calls go separately.
+	uStrides := byteStrides(ut, f.shape)
+	p4 := iter.NewPlan(f.shape, f.strides[0], f.strides[1], f.strides[2], uStrides)
+	if !slices.Equal(p4.Shape(), f.plan.Shape()) {
+		return side()
+	}
+	prod, err = newProductTensor(c, f.shape)
+	if err != nil {
+		return nil, nil, wrapErr("mul", err)
+	}
+	bytes := prod.Size() * c.Size()
+	stream := prod.cold && bytes >= ewise.ColdStreamBytes || bytes >= ewise.StreamOutputBytes
+	if prod.cold && stream {
+		storage.MapForStreaming(prod.storage, bytes)
+	}
+	f.side = &fusedSide{out: prod.storage, g: f.bases[1], u: firstElement(ut), uStrides: uStrides, kernel: ewise.Mul.Kernel(c)}
+	if stream {
+		f.side.kernel = ewise.Mul.Streaming(c)
+	}
+	f.plan = p4
+	sum, err = f.run()
+	if err != nil {
+		return nil, nil, err
+	}
+	return prod, sum, nil
+}
+
+// reduceOfBinary returns r over op(x, y) on the axes the options choose,
+// the operation's results made a piece at a time in a buffer that stays in
+// the first-level cache and folded into the accumulators at once (see
+// fusedRun). Where that does not pay, or the options ask for another
+// accumulator, the result of op is formed and reduced.
+func reduceOfBinary(r *ewise.Reduction, op *ewise.Binary, x, y any, opts []ReduceOption) (*Tensor, error) {
+	if err := requireLive(op.Name, x, y); err != nil {
+		return nil, err
+	}
+	if isSparse(x) || isSparse(y) {
+		if op != ewise.Mul {
+			return nil, opErr(op.Name, ErrLayout, "a sparse operand has no %s", op.Name)
+		}
+		p, err := Mul(x, y) // a sparse product: Sum then refuses it as it would
+		if err != nil {
+			return nil, err
+		}
+		return reduction(r, p, opts)
+	}
+	f, formed, err := prepareReduceOfBinary(r, op, x, y, opts)
+	if err != nil {
+		return nil, err
+	}
+	if formed {
+		p, err := elementwise(op, x, y)
+		if err != nil {
+			return nil, err
+		}
+		return reduction(r, p, opts)
+	}
+	return f.run()
+}
+
+// prepareReduceOfBinary checks the operands and options of r over op(x, y)
+// and sets up the fused walk; formed says that the result of op should be
+// formed and reduced instead (which then reports any error).
+func prepareReduceOfBinary(r *ewise.Reduction, op *ewise.Binary, x, y any, opts []ReduceOption) (f *fusedReduce, formed bool, err error) {
+	a, b, c, err := binaryOperands(op.Name, x, y)
+	if err != nil {
+		return nil, false, err
+	}
+	s, err := shape.Broadcast(a.shape, b.shape)
+	if err != nil {
+		return nil, false, wrapErr(op.Name, err)
+	}
+	mask, rs, rd, err := reduceShapeOf(r, s, c, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	accType := r.Accumulator(c)
+	size, err := shape.Size(s)
+	if err != nil || size < fusedReduceMin || r.Accumulator(rd) != accType {
+		return nil, true, nil
+	}
+	kept := shape.Reduced(s, mask, true)
+	accStrides := shape.ContiguousStrides(kept)
+	for i := range accStrides {
+		if mask[i] {
+			accStrides[i] = 0
+		}
+		accStrides[i] *= accType.Size()
+	}
+	st := [3][]int{accStrides, byteStrides(a, s), byteStrides(b, s)}
+	p := iter.NewPlan(s, st[0], st[1], st[2])
+	if p.Inner() < fusedRunMin {
+		return nil, true, nil // short runs: a kernel call per run would cost more than the product's round trip
+	}
+	n := shape.MustSize(rs)
+	split, w := -1, iter.Workers(size)
+	if n > 1 && w > 1 {
+		if split = longestKept(s, mask); s[split] < 4 {
+			return nil, true, nil // nothing to share out without partial sums
+		}
+		w = min(w, s[split]/2)
+	}
+	return &fusedReduce{r: r, op: op, c: c, accType: accType, rd: rd, rs: rs, n: n, split: split, w: w,
+		dts: [3]dtype.DType{c, a.dtype, b.dtype}, bases: [3]unsafe.Pointer{nil, firstElement(a), firstElement(b)},
+		strides: st, shape: s, plan: p}, false, nil
+}
+
+// run makes the accumulators and walks the plan into them.
+func (f *fusedReduce) run() (*Tensor, error) {
+	acc, err := newProductTensor(f.accType, f.rs)
+	if err != nil {
+		return nil, wrapErr(f.r.Name, err)
+	}
+	f.r.Fill(f.accType, acc.storage, f.n, false)
+	f.bases[0] = acc.storage
+	switch {
+	case f.n == 1:
+		f.all()
+	case f.w <= 1:
+		f.part(0, 0, 0)
+	default:
+		f.kept()
+	}
+	if f.accType == f.rd {
+		return acc, nil
+	}
+	out, err := newProductTensor(f.rd, f.rs)
+	if err != nil {
+		return nil, wrapErr(f.r.Name, err)
+	}
+	return out, copyInto(out, acc)
+}
+
+// fusedReduceMin is the product size from which reduceOfBinary fuses: below
+// it the product is a few cache lines and forming it costs nothing.
+const fusedReduceMin = 1 << 12
+
+// fusedRunMin is the shortest run reduceOfBinary fuses: each run costs two
+// kernel calls per piece, which rows of a few elements would not repay.
+const fusedRunMin = 128
+
+// fusedReduce is one reduction of a binary operation's results: its
+// operation, operands (accumulators, a, b), their byte strides over the
+// broadcast shape and its plan, how the work is shared (w goroutines,
+// along dimension split), and the side product, if any.
+type fusedReduce struct {
+	r          *ewise.Reduction
+	op         *ewise.Binary
+	c, accType dtype.DType
+	rd         dtype.DType // the result's dtype
+	rs         []int       // the result's shape
+	n          int         // the number of accumulators
+	split, w   int
+	dts        [3]dtype.DType
+	bases      [3]unsafe.Pointer
+	strides    [3][]int
+	shape      []int
+	plan       *iter.Plan
+	side       *fusedSide
+}
+
+// fusedSide is MulWithSum's side product out = a·u, out contiguous like a
+// (and of its dtype), so that a piece's place in out follows from its
+// place in a, and u the plan's fourth operand.
+type fusedSide struct {
+	out, g, u unsafe.Pointer
+	uStrides  []int
+	kernel    iter.Kernel
+}
+
+// operands are the plan's operands' strides: three, or four with the side
+// product's.
+func (f *fusedReduce) operands() [][]int {
+	if f.side != nil {
+		return [][]int{f.strides[0], f.strides[1], f.strides[2], f.side.uStrides}
+	}
+	return f.strides[:]
+}
+
+// all reduces everything into the one accumulator: each chunk of
+// reduceChunk elements, in the plan's order, into a partial of its own,
+// the chunks shared between goroutines, then the partials in chunk order
+// (as reduceAll does), so that the bits do not depend on the goroutines.
+func (f *fusedReduce) all() {
+	p := f.plan
+	chunks := p.Chunks(reduceChunk)
+	partials, _ := empty(f.accType, []int{chunks})
+	f.r.Fill(f.accType, partials.storage, chunks, false)
+	size := f.accType.Size()
+	iter.ParallelWorkers(chunks, f.w, func(_, lo, hi int) {
+		run := f.newRun()
+		defer run.release()
+		for c := lo; c < hi; c++ {
+			run.bases = [4]unsafe.Pointer{unsafe.Add(partials.storage, c*size), f.bases[1], f.bases[2], run.bases[3]}
+			p.RunChunk(run.bases[:run.nops], c, reduceChunk, run.kernel)
+		}
+	})
+	f.r.Combine(f.accType)([]unsafe.Pointer{f.bases[0], partials.storage}, []int{0, size}, chunks)
+}
+
+// kept shares the work out along the kept dimension split, in w equal
+// parts of at least two indices (so that no part's plan drops the
+// dimension and walks the others in another order): every accumulator is
+// then computed by one goroutine, in the order one goroutine alone would
+// take. Equal parts rather than Parallel's many small ones: a part is a
+// strip of every row when split is the inner dimension, and narrow strips
+// would read each row in pieces far apart in time.
+func (f *fusedReduce) kept() {
+	split, w := f.split, f.w
+	d := f.shape[split]
+	pairs := d / 2
+	iter.ParallelWorkers(w, w, func(_, lo, hi int) {
+		for k := lo; k < hi; k++ {
+			first, last := 2*(k*pairs/w), 2*((k+1)*pairs/w)
+			if k == w-1 {
+				last = d
+			}
+			f.part(split, first, last)
+		}
+	})
+}
+
+// part runs indices [lo, hi) of dimension split (all of it when hi is 0).
+func (f *fusedReduce) part(split, lo, hi int) {
+	run := f.newRun()
+	defer run.release()
+	p := f.plan
+	if hi > 0 {
+		sub := slices.Clone(f.shape)
+		sub[split] = hi - lo
+		ops := f.operands()
+		for k := range ops {
+			run.bases[k] = unsafe.Add(run.bases[k], lo*ops[k][split])
+		}
+		p = iter.NewPlan(sub, ops...)
+	}
+	p.Run(run.bases[:run.nops], run.kernel)
+}
+
+// newRun returns a goroutine's fused kernel, with a buffer of its own, and
+// its operands' bases.
+func (f *fusedReduce) newRun() *fusedRun {
+	run := fusedRunPool.Get()
+	run.red, run.size = f.r.Kernel(f.c), f.c.Size()
+	run.piece = len(run.buf) / run.size
+	run.bin, run.promoter = f.op.Kernel(f.c), nil
+	if f.dts != [3]dtype.DType{f.c, f.c, f.c} {
+		run.promoter = f.op.GetPromoter(f.c, f.dts)
+		run.bin = run.promoter.Kernel
+	}
+	run.bases = [4]unsafe.Pointer{f.bases[0], f.bases[1], f.bases[2]}
+	run.nops, run.side = 3, f.side
+	if f.side != nil {
+		run.bases[3], run.nops = f.side.u, 4
+	}
+	return run
+}
+
+// fusedRun is one goroutine's kernel of a fused reduction: each run of
+// [acc, a, b] is cut into pieces of the buffer's length; a piece's results
+// of the binary operation go into the buffer and are folded into the
+// piece's accumulators (one, when the run is along reduced dimensions) by
+// the reduction's run kernel while they are in the first-level cache. With
+// a side product, the piece of a is first multiplied by u's into out.
+type fusedRun struct {
+	bin, red iter.Kernel
+	promoter *ewise.Promoter
+	side     *fusedSide
+	size     int // the compute dtype's element size
+	piece    int // elements per piece
+	kernel   iter.Kernel
+	bases    [4]unsafe.Pointer
+	nops     int
+	ptrs3    [3]unsafe.Pointer
+	strides3 [3]int
+	ptrs2    [2]unsafe.Pointer
+	strides2 [2]int
+	buf      [fusedPieceBytes]byte
+}
+
+// fusedPieceBytes is a piece's buffer: with a piece of each operand and of
+// the accumulators it stays in the 48 KiB first-level cache.
+const fusedPieceBytes = 8 << 10
+
+var fusedRunPool = scratch.List[fusedRun]{New: func() *fusedRun {
+	f := new(fusedRun)
+	f.kernel = f.run // bound once: a method value made per use would allocate
+	return f
+}}
+
+func (f *fusedRun) run(ptrs []unsafe.Pointer, strides []int, n int) {
+	sacc, sa, sb := strides[0], strides[1], strides[2]
+	buf := unsafe.Pointer(&f.buf[0])
+	for i := 0; i < n; i += f.piece {
+		k := min(f.piece, n-i)
+		a := unsafe.Add(ptrs[1], i*sa)
+		if s := f.side; s != nil {
+			// out is laid out like a, whose dtype it has.
+			f.ptrs3 = [3]unsafe.Pointer{unsafe.Add(s.out, int(uintptr(a)-uintptr(s.g))), a, unsafe.Add(ptrs[3], i*strides[3])}
+			f.strides3 = [3]int{sa, sa, strides[3]}
+			s.kernel(f.ptrs3[:], f.strides3[:], k)
+		}
+		f.ptrs3 = [3]unsafe.Pointer{buf, a, unsafe.Add(ptrs[2], i*sb)}
+		f.strides3 = [3]int{f.size, sa, sb}
+		f.bin(f.ptrs3[:], f.strides3[:], k)
+		f.ptrs2 = [2]unsafe.Pointer{unsafe.Add(ptrs[0], i*sacc), buf}
+		f.strides2 = [2]int{sacc, f.size}
+		f.red(f.ptrs2[:], f.strides2[:], k)
+	}
+}
+
+// release returns the kernel to its pool, dropping what it pointed at.
+func (f *fusedRun) release() {
+	if f.promoter != nil {
+		f.promoter.Release()
+	}
+	f.promoter, f.bin, f.red, f.side = nil, nil, nil, nil
+	f.bases, f.ptrs3, f.ptrs2 = [4]unsafe.Pointer{}, [3]unsafe.Pointer{}, [2]unsafe.Pointer{}
+	fusedRunPool.Put(f)
+}
