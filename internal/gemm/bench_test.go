@@ -133,6 +133,36 @@ func BenchmarkMulBatchStrided(b *testing.B) {
 	}
 }
 
+// BenchmarkMulBatchCold times 16384 8×8 products per call, as
+// benchBatchStrided does, with C cycling through sixteen 4 MiB buffers as
+// the storage pool's results do in a plain loop, so that it is in no cache:
+// written in place and streamed (Options.Cold, smallCall.streamed).
+func BenchmarkMulBatchCold(b *testing.B) {
+	for _, cold := range []bool{false, true} {
+		b.Run(fmt.Sprintf("f32/16384x8x8/cold=%v", cold), func(b *testing.B) { benchBatchCold[float32](b, 16384, 8, 16, cold) })
+		b.Run(fmt.Sprintf("f64/16384x8x8/cold=%v", cold), func(b *testing.B) { benchBatchCold[float64](b, 16384, 8, 16, cold) })
+	}
+}
+
+// benchBatchCold times a batch of s×s products on one goroutine, each call
+// into the next of bufs result buffers, with Options.Cold set to cold.
+func benchBatchCold[T Elem](b *testing.B, batch, s, bufs int, cold bool) {
+	a := Matrix[T]{ones[T](batch * s * s), 0, s, 1}
+	bb := Matrix[T]{ones[T](batch * s * s), 0, s, 1}
+	cs := make([]Matrix[T], bufs)
+	for i := range cs {
+		cs[i] = Matrix[T]{make([]T, batch*s*s), 0, s, 1}
+	}
+	opt := Options{Threads: 1, Cold: cold}
+	cpu := cpuSeconds()
+	i := 0
+	for b.Loop() {
+		MulBatchStrided(batch, s, s, s, a, bb, cs[i%bufs], s*s, s*s, s*s, opt)
+		i++
+	}
+	reportFlops(b, 2*float64(batch*s*s*s), cpu)
+}
+
 // BenchmarkMulComplex reports complex GFLOP/s counting 8 real flops per
 // complex multiply-add, as NumPy's figures do.
 func BenchmarkMulComplex(b *testing.B) {
