@@ -26,8 +26,8 @@ type kernelSet struct {
 	smallWidthF64 int
 
 	// Small kernels that store C around the caches (non-temporal
-	// stores), for rows of exactly one or two vectors of results in cold
-	// memory (see streamSmall); nil where the set has none.
+	// stores), for rows of C of exactly 32 or 64 bytes in cold memory (see
+	// smallCall.streamed); nil where the set has none.
 	smallStreamF32 smallKernel[float32]
 	smallStreamF64 smallKernel[float64]
 

@@ -111,7 +111,8 @@ func (s smallCall[T]) run(m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []
 // streamed returns s with the set's streaming kernel (smallStreamF32,
 // smallStreamF64) for a batch of m×n results in cold memory at cStride
 // elements apart, when that pays: one call per product (no panels), rows
-// and matrices of C contiguous, so that the non-temporal stores fill whole
+// of 32 or 64 bytes (one or two vectors, which every set's small kernels
+// take) and matrices of C contiguous, so that the non-temporal stores fill whole
 // lines, and at least streamMinBytes of them. Written in place, each line
 // of C is read from memory before it is overwritten, and the result evicts
 // the operands from L2; streamed, a plain loop of 16384 8×8 float32
@@ -124,7 +125,7 @@ func (s smallCall[T]) run(m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []
 func (s smallCall[T]) streamed(batch, m, n int, b, c Matrix[T], cStride int, cold bool) smallCall[T] {
 	size := int(unsafe.Sizeof(*new(T)))
 	bytes := batch * m * n * size
-	if !cold || s.width != 0 || b.CS != 1 || c.CS != 1 || c.RS != n || cStride != m*n || bytes < streamMinBytes || !inside(c) {
+	if row := n * size; row != 32 && row != 64 || !cold || s.width != 0 || b.CS != 1 || c.CS != 1 || c.RS != n || cStride != m*n || bytes < streamMinBytes || !inside(c) {
 		return s
 	}
 	if kern := smallStreamKernel[T](); kern != nil {

@@ -3,6 +3,7 @@ package gemm
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // stridedOperand returns a batch of r×c matrices, row- or column-major with
@@ -103,5 +104,50 @@ func TestMulBatchStridedRejectsViewsOutsideData(t *testing.T) {
 			}()
 			MulBatchStrided(3, 4, 4, 4, ok, ok, Matrix[float32]{make([]float32, 3*16), 0, 4, 1}, strides[0], strides[1], strides[2], Options{})
 		}()
+	}
+}
+
+// TestMulBatchStridedCold checks that a batch into cold memory (streamed
+// by the small kernels wherever its rows fill their vectors and are
+// aligned) gives the bits of the same batch written in place, and leaves
+// the elements around C alone, with streaming from any size on.
+func TestMulBatchStridedCold(t *testing.T) {
+	defer func(old int) { streamMinBytes = old }(streamMinBytes)
+	streamMinBytes = 0
+	rng := rand.New(rand.NewPCG(20, 21))
+	for trial := range 200 {
+		batch, m, k := 1+rng.IntN(40), 1+rng.IntN(12), rng.IntN(14)
+		n := []int{4, 8, 16, 1 + rng.IntN(20)}[rng.IntN(4)]
+		opt := Options{Threads: 1 + rng.IntN(2)}
+		checkCold[float32](t, rng, batch, m, n, k, trial%2, opt)
+		checkCold[float64](t, rng, batch, m, n, k, trial%2, opt)
+	}
+}
+
+// checkCold runs one batch of m×k by k×n products into a contiguous C that
+// starts on a 64-byte boundary plus shift elements, with and without
+// Options.Cold, and compares the whole storage of C.
+func checkCold[T float32 | float64](t *testing.T, rng *rand.Rand, batch, m, n, k, shift int, opt Options) {
+	t.Helper()
+	a := Matrix[T]{fill[T](rng, batch*m*k+1, true), 1, k, 1}
+	b := Matrix[T]{fill[T](rng, batch*k*n, true), 0, n, 1}
+	raw := make([]T, 2*guard+batch*m*n+64)
+	start := guard
+	for uintptr(unsafe.Pointer(&raw[start]))%64 != 0 {
+		start++
+	}
+	start += shift
+	cData := raw[start-guard : start+batch*m*n+guard]
+	for i := range cData {
+		cData[i] = sentinel[T]()
+	}
+	want := append([]T(nil), cData...)
+	MulBatchStrided(batch, m, n, k, a, b, Matrix[T]{want, guard, n, 1}, m*k, k*n, m*n, opt)
+	opt.Cold = true
+	MulBatchStrided(batch, m, n, k, a, b, Matrix[T]{cData, guard, n, 1}, m*k, k*n, m*n, opt)
+	for i := range cData {
+		if !sameBits(cData[i], want[i]) {
+			t.Fatalf("batch %d of %dx%dx%d, C %d elements past a line, %+v: C storage[%d] = %v, written in place %v", batch, m, n, k, shift, opt, i, cData[i], want[i])
+		}
 	}
 }
