@@ -13,6 +13,9 @@ import (
 // width of its shuffles).
 
 //go:noescape
+func transpose1AVX2(dst, src unsafe.Pointer, cs, pitch, rows, cols int)
+
+//go:noescape
 func transpose2AVX2(dst, src unsafe.Pointer, cs, pitch, rows, cols int)
 
 //go:noescape
@@ -22,5 +25,5 @@ func transpose4AVX2(dst, src unsafe.Pointer, cs, pitch, rows, cols int)
 func transpose8AVX2(dst, src unsafe.Pointer, cs, pitch, rows, cols int)
 
 func init() {
-	transposeTable.Add(kernels.AVX2, transposeKernels{t2: transpose2AVX2, t4: transpose4AVX2, t8: transpose8AVX2})
+	transposeTable.Add(kernels.AVX2, transposeKernels{t1: transpose1AVX2, t2: transpose2AVX2, t4: transpose4AVX2, t8: transpose8AVX2})
 }

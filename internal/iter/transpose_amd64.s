@@ -211,3 +211,91 @@ row2:
 	SUBQ $8, CX
 	JNZ  col2
 	RET
+
+// func transpose1AVX2(dst, src unsafe.Pointer, cs, pitch, rows, cols int)
+//
+// A 16×8 block of bytes (16 rows, 8 columns): the eight source columns
+// are one xmm each, and three rounds of unpacks (bytes, words, double
+// words) leave two whole destination rows of 8 bytes in each register.
+TEXT ·transpose1AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ cs+16(FP), R8
+	MOVQ pitch+24(FP), R11
+	MOVQ cols+40(FP), CX
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R11)(R11*2), R12
+
+col1:
+	MOVQ rows+32(FP), DX
+	MOVQ SI, AX
+	MOVQ DI, BX
+
+row1:
+	LEAQ (AX)(R8*4), R10
+	VMOVDQU (AX), X0         // rows 0..15 of column 0
+	VMOVDQU (AX)(R8*1), X1
+	VMOVDQU (AX)(R8*2), X2
+	VMOVDQU (AX)(R9*1), X3
+	VMOVDQU (R10), X4
+	VMOVDQU (R10)(R8*1), X5
+	VMOVDQU (R10)(R8*2), X6
+	VMOVDQU (R10)(R9*1), X7
+
+	VPUNPCKLBW X1, X0, X8    // rows 0..7 of columns 0, 1
+	VPUNPCKHBW X1, X0, X9    // rows 8..15 of columns 0, 1
+	VPUNPCKLBW X3, X2, X10
+	VPUNPCKHBW X3, X2, X11
+	VPUNPCKLBW X5, X4, X12
+	VPUNPCKHBW X5, X4, X13
+	VPUNPCKLBW X7, X6, X14
+	VPUNPCKHBW X7, X6, X15
+
+	VPUNPCKLWD X10, X8, X0   // rows 0..3 of columns 0..3
+	VPUNPCKHWD X10, X8, X1   // rows 4..7
+	VPUNPCKLWD X11, X9, X2   // rows 8..11
+	VPUNPCKHWD X11, X9, X3   // rows 12..15
+	VPUNPCKLWD X14, X12, X4  // the same of columns 4..7
+	VPUNPCKHWD X14, X12, X5
+	VPUNPCKLWD X15, X13, X6
+	VPUNPCKHWD X15, X13, X7
+
+	VPUNPCKLDQ X4, X0, X8    // rows 0, 1 whole
+	VPUNPCKHDQ X4, X0, X9    // rows 2, 3
+	VPUNPCKLDQ X5, X1, X10   // rows 4, 5
+	VPUNPCKHDQ X5, X1, X11   // rows 6, 7
+	VPUNPCKLDQ X6, X2, X12   // rows 8, 9
+	VPUNPCKHDQ X6, X2, X13   // rows 10, 11
+	VPUNPCKLDQ X7, X3, X14   // rows 12, 13
+	VPUNPCKHDQ X7, X3, X15   // rows 14, 15
+
+	LEAQ    (BX)(R11*4), R13 // destination rows 4..7
+	VMOVQ   X8, (BX)
+	VMOVHPS X8, (BX)(R11*1)
+	VMOVQ   X9, (BX)(R11*2)
+	VMOVHPS X9, (BX)(R12*1)
+	VMOVQ   X10, (R13)
+	VMOVHPS X10, (R13)(R11*1)
+	VMOVQ   X11, (R13)(R11*2)
+	VMOVHPS X11, (R13)(R12*1)
+	LEAQ    (R13)(R11*4), R10 // rows 8..11
+	VMOVQ   X12, (R10)
+	VMOVHPS X12, (R10)(R11*1)
+	VMOVQ   X13, (R10)(R11*2)
+	VMOVHPS X13, (R10)(R12*1)
+	LEAQ    (R10)(R11*4), R13 // rows 12..15
+	VMOVQ   X14, (R13)
+	VMOVHPS X14, (R13)(R11*1)
+	VMOVQ   X15, (R13)(R11*2)
+	VMOVHPS X15, (R13)(R12*1)
+
+	ADDQ $16, AX             // 16 rows down the source columns
+	LEAQ (R13)(R11*4), BX    // 16 rows down the destination
+	SUBQ $16, DX
+	JNZ  row1
+
+	LEAQ (SI)(R8*8), SI      // the next 8 source columns
+	ADDQ $8, DI              // the next 8 destination columns
+	SUBQ $8, CX
+	JNZ  col1
+	RET
