@@ -95,7 +95,7 @@ func plan[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) 
 		return job[T]{}, false
 	}
 	if small := smallPlan(m, n, k, b, c); small.kern != nil && kern.round == nil {
-		mulSmall(small, m, n, k, a, b, c, opt.threads())
+		mulSmall(small.streamed(1, m, n, b, c, m*n, opt.Cold), m, n, k, a, b, c, opt.threads())
 		return job[T]{}, false
 	}
 	j := newJob(kern, m, n, k, a, b, c)

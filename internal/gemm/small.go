@@ -109,7 +109,7 @@ func (s smallCall[T]) run(m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []
 }
 
 // streamed returns s with the set's streaming kernel (smallStreamF32,
-// smallStreamF64) for a batch of m×n results in cold memory at cStride
+// smallStreamF64) for a batch (or one product, batch 1) of m×n results in cold memory at cStride
 // elements apart, when that pays: one call per product (no panels), rows
 // of 32 or 64 bytes (one or two vectors, which every set's small kernels
 // take) and matrices of C contiguous, so that the non-temporal stores fill whole
