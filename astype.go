@@ -1,9 +1,11 @@
 package tensor
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/tensor-go/tensor/internal/cast"
+	"github.com/tensor-go/tensor/internal/ewise"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/shape"
 )
@@ -81,15 +83,11 @@ func copyInto(dst, src *Tensor) error {
 	convert := cast.Kernel(dst.dtype, src.dtype)
 	n, workers := dst.Size(), iter.Workers(dst.Size())
 	if dst.IsContiguous() && src.IsContiguous() {
-		d, s := firstElement(dst), firstElement(src)
-		ds, ss := dst.dtype.Size(), src.dtype.Size()
-		if workers <= 1 {
-			convert(d, ds, s, ss, n) // no closure to allocate
-			return nil
-		}
-		iter.Parallel(n, workers, func(lo, hi int) {
-			convert(unsafe.Add(d, lo*ds), ds, unsafe.Add(s, lo*ss), ss, hi-lo)
-		})
+		// A fresh result nothing has written or viewed yet is cold: a
+		// large one is streamed out (an into-form's output has been
+		// noted written, and may be hot).
+		cold := dst.cold && atomic.LoadPointer(&dst.writes) == nil
+		ewise.Convert(convert, firstElement(dst), dst.dtype.Size(), firstElement(src), src.dtype.Size(), n, cold)
 		return nil
 	}
 	plan := iter.NewPlan(dst.shape, byteStrides(dst, dst.shape), byteStrides(src, src.shape))

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/cast"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/vec"
 )
@@ -67,6 +68,33 @@ func TestColdOutputSameBytes(t *testing.T) {
 							[3][]int{{cols * size, size}, {cols * size, size}, {0, size}})
 					}
 					compareCold(t, fmt.Sprintf("%s %v %dx%d row broadcast procs=%d", op.Name, dt, rows, cols, procs), n*size, 0, run)
+				}
+			}
+		}
+	}
+}
+
+// TestColdConvertSameBytes checks Convert into a cold output against the
+// same conversion stored as usual, guards included, at lengths about the
+// buffer's edges and every start within a line, on one and two threads.
+func TestColdConvertSameBytes(t *testing.T) {
+	defer func(b int) { ColdStreamBytes = b }(ColdStreamBytes)
+	ColdStreamBytes = 0
+	rng := rand.New(rand.NewPCG(3, 5))
+	pool := randomBytes(rng, 16*(3*iter.MinParallel+2048))
+	pairs := [][2]dtype.DType{{dtype.Float64, dtype.Float32}, {dtype.Float16, dtype.Float64}, {dtype.Int8, dtype.Int32},
+		{dtype.Complex128, dtype.Int16}, {dtype.BFloat16, dtype.Float32}, {dtype.Float32, dtype.Float32}}
+	for _, procs := range []int{1, 2} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		for _, pair := range pairs {
+			to, from := pair[0], pair[1]
+			convert := cast.Kernel(to, from)
+			for _, n := range []int{3*iter.MinParallel + 17, 4096/to.Size() - 1, 4096 / to.Size(), 4096/to.Size() + 1, 100, 7} {
+				for _, shift := range []int{0, 1, 64/to.Size() - 1} {
+					run := func(out unsafe.Pointer, cold bool) {
+						Convert(convert, out, to.Size(), unsafe.Pointer(&pool[0]), from.Size(), n, cold)
+					}
+					compareCold(t, fmt.Sprintf("%v from %v n=%d shift=%d procs=%d", to, from, n, shift, procs), n*to.Size(), shift*to.Size(), run)
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/tensor-go/tensor/internal/iter"
+	"github.com/tensor-go/tensor/internal/storage"
 	"github.com/tensor-go/tensor/internal/vec"
 )
 
@@ -60,4 +61,35 @@ func streamedVia(k iter.Kernel, size int) iter.Kernel {
 		s.ptrs = [3]unsafe.Pointer{} // hold no operand alive from the pool
 		streamScratches.Put(s)
 	}
+}
+
+// Convert converts n contiguous elements (cast.Kernel's convert: from src,
+// ss bytes apart, into dst, ds bytes apart), shared between goroutines in
+// parts of whole cache lines. cold is Operand.Cold for dst: from
+// ColdStreamBytes on, dst is stored around the caches through a buffer
+// (streamedVia), its absent pages mapped first, as Run does; the bytes are
+// the same either way.
+func Convert(convert func(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss, n int), dst unsafe.Pointer, ds int, src unsafe.Pointer, ss, n int, cold bool) {
+	stream := cold && n*ds >= ColdStreamBytes
+	w := iter.Workers(n)
+	if !stream && w <= 1 {
+		convert(dst, ds, src, ss, n) // no closure to allocate
+		return
+	}
+	var k iter.Kernel
+	if stream {
+		storage.MapForStreaming(dst, n*ds)
+		k = streamedVia(func(ptrs []unsafe.Pointer, strides []int, n int) {
+			convert(ptrs[0], strides[0], ptrs[1], strides[1], n)
+		}, ds)
+	}
+	iter.Parallel((n+align-1)/align, w, func(lo, hi int) {
+		first, last := lo*align, min(hi*align, n)
+		d, s := unsafe.Add(dst, first*ds), unsafe.Add(src, first*ss)
+		if k == nil {
+			convert(d, ds, s, ss, last-first)
+			return
+		}
+		iter.Call(k, last-first, 3, [iter.MaxOperands]unsafe.Pointer{d, s, s}, [iter.MaxOperands]int{ds, ss, ss})
+	})
 }

@@ -7,11 +7,13 @@ import (
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/cast"
 )
 
 // BenchmarkStreamedVia times cold 16 MiB float32 outputs (beyond
 // ColdStreamBytes) of Mul through its streaming kernels, of Mul and Sub
-// streamed through a buffer (streamedVia) and of Sub stored as usual, the
+// streamed through a buffer (streamedVia) and of Sub stored as usual, and
+// of a conversion from int32 (Convert) both ways, the
 // outputs rotating over more memory than the L2s hold, as a plain loop's
 // dropped results do. The cases alternate call by call in rounds (the
 // machine may be shared), and each reports its best round's wall and CPU
@@ -27,11 +29,13 @@ func BenchmarkStreamedVia(b *testing.B) {
 	for i := range out {
 		out[i] = make([]float32, n)
 	}
+	convert := cast.Kernel(dtype.Float32, dtype.Int32)
 	cases := []struct {
 		name string
-		op   *Binary
+		op   *Binary // nil: Convert from int32
 		cold bool
-	}{{"mul-kernels", Mul, true}, {"mul-via", mulVia, true}, {"sub-via", Sub, true}, {"sub-plain", Sub, false}}
+	}{{"mul-kernels", Mul, true}, {"mul-via", mulVia, true}, {"sub-via", Sub, true}, {"sub-plain", Sub, false},
+		{"astype-via", nil, true}, {"astype-plain", nil, false}}
 	wall, cpu := make([]float64, len(cases)), make([]float64, len(cases))
 	next := 0
 	for b.Loop() {
@@ -40,6 +44,10 @@ func BenchmarkStreamedVia(b *testing.B) {
 			for range calls {
 				o := out[next%outs]
 				next++
+				if c.op == nil {
+					Convert(convert, unsafe.Pointer(&o[0]), 4, unsafe.Pointer(&y[0]), 4, n, c.cold)
+					continue
+				}
 				c.op.Run(dtype.Float32, n,
 					Operand{Base: unsafe.Pointer(&o[0]), DType: dtype.Float32, Stride: 4, Cold: c.cold},
 					Operand{Base: unsafe.Pointer(&x[0]), DType: dtype.Float32, Stride: 4},
