@@ -29,6 +29,9 @@ func MulBatch[T Elem](batch, m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs
 	}
 	threads := max(1, min(opt.threads(), batch*m*n*k/active.minFlopsPerThread))
 	if small := smallPlan(m, n, k, b, c); small.kern != nil && !opt.TF32 {
+		if opt.Cold && uniform(cOffs, m*n) {
+			small = small.streamed(batch, m, n, b, c.withOff(c.Off+cOffs[0]), m*n, true)
+		}
 		split(batch, 1, threads, func(i0, i1 int) {
 			small.run(m, n, k, a, b, c, aOffs[i0:i1], bOffs[i0:i1], cOffs[i0:i1])
 		})
@@ -73,6 +76,17 @@ func (x Matrix[T]) withOff(off int) Matrix[T] { x.Off = off; return x }
 func stacked[T any](m int, a, c Matrix[T], aOffs, bOffs, cOffs []int) bool {
 	for i := 1; i < len(aOffs); i++ {
 		if bOffs[i] != bOffs[0] || aOffs[i]-aOffs[i-1] != m*a.RS || cOffs[i]-cOffs[i-1] != m*c.RS {
+			return false
+		}
+	}
+	return true
+}
+
+// uniform reports whether the offsets follow each other at stride, as the
+// results of a batch do when they fill a new tensor in order.
+func uniform(offs []int, stride int) bool {
+	for i := 1; i < len(offs); i++ {
+		if offs[i]-offs[i-1] != stride {
 			return false
 		}
 	}

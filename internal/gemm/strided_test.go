@@ -107,10 +107,11 @@ func TestMulBatchStridedRejectsViewsOutsideData(t *testing.T) {
 	}
 }
 
-// TestMulBatchStridedCold checks that a batch into cold memory (streamed
-// by the small kernels wherever its rows fill their vectors and are
-// aligned) gives the bits of the same batch written in place, and leaves
-// the elements around C alone, with streaming from any size on.
+// TestMulBatchStridedCold checks that a batch into cold memory, strided or
+// through offsets (streamed by the small kernels wherever its rows fill
+// their vectors and are aligned), gives the bits of the same batch written
+// in place, and leaves the elements around C alone, with streaming from
+// any size on.
 func TestMulBatchStridedCold(t *testing.T) {
 	defer func(old int) { streamMinBytes = old }(streamMinBytes)
 	streamMinBytes = 0
@@ -152,6 +153,24 @@ func checkCold[T float32 | float64](t *testing.T, rng *rand.Rand, batch, m, n, k
 	for i := range cData {
 		if !sameBits(cData[i], want[i]) {
 			t.Fatalf("batch %d of %dx%dx%d, C %d elements past a line, %+v: C storage[%d] = %v, written in place %v", batch, m, n, k, shift, opt, i, cData[i], want[i])
+		}
+	}
+	// The same batch through MulBatch's offsets, B broadcast over pairs of
+	// matrices (as a broadcast batch is laid out).
+	aOffs, bOffs, cOffs := make([]int, batch), make([]int, batch), make([]int, batch)
+	for i := range batch {
+		aOffs[i], bOffs[i], cOffs[i] = i*m*k, i/2*k*n, i*m*n
+	}
+	for i := range cData {
+		cData[i], want[i] = sentinel[T](), sentinel[T]()
+	}
+	opt.Cold = false
+	MulBatch(batch, m, n, k, a, b, Matrix[T]{want, guard, n, 1}, aOffs, bOffs, cOffs, opt)
+	opt.Cold = true
+	MulBatch(batch, m, n, k, a, b, Matrix[T]{cData, guard, n, 1}, aOffs, bOffs, cOffs, opt)
+	for i := range cData {
+		if !sameBits(cData[i], want[i]) {
+			t.Fatalf("MulBatch %d of %dx%dx%d, C %d elements past a line, %+v: C storage[%d] = %v, written in place %v", batch, m, n, k, shift, opt, i, cData[i], want[i])
 		}
 	}
 }
