@@ -165,9 +165,17 @@ func prepareReduceOfBinary(r *ewise.Reduction, op *ewise.Binary, x, y any, opts 
 	}
 	n := shape.MustSize(rs)
 	split, w := -1, iter.Workers(size)
-	if n > 1 && w > 1 {
-		if split = longestKept(s, mask); s[split] < 4 {
-			return nil, true, nil // nothing to share out without partial sums
+	if n > 1 {
+		// The outermost kept dimension long enough for two parts of two
+		// indices: a part is then a slab of whole rows where it can be.
+		for i, d := range s {
+			if !mask[i] && d >= 4 {
+				split = i
+				break
+			}
+		}
+		if split < 0 {
+			return nil, true, nil // nothing to share out or tile without partial sums
 		}
 		w = min(w, s[split]/2)
 	}
@@ -188,7 +196,7 @@ func (f *fusedReduce) run() (*Tensor, error) {
 	case f.n == 1:
 		f.all()
 	case f.w <= 1:
-		f.part(0, 0, 0)
+		f.part(f.split, 0, 0)
 	default:
 		f.kept()
 	}
@@ -291,22 +299,46 @@ func (f *fusedReduce) kept() {
 	})
 }
 
-// part runs indices [lo, hi) of dimension split (all of it when hi is 0).
+// part runs indices [lo, hi) of dimension split (all of it when hi is 0),
+// in tiles along it whose accumulators stay in the second-level cache
+// while every reduced index folds into them: the plan walks dimensions in
+// memory order, so a reduced dimension outside the kept ones (a batch
+// summed onto one matrix) would sweep all the accumulators once per index.
+// Tiles change which runs the kernel sees, never the order in which an
+// accumulator receives its terms.
 func (f *fusedReduce) part(split, lo, hi int) {
 	run := f.newRun()
 	defer run.release()
-	p := f.plan
-	if hi > 0 {
-		sub := slices.Clone(f.shape)
-		sub[split] = hi - lo
-		ops := f.operands()
-		for k := range ops {
-			run.bases[k] = unsafe.Add(run.bases[k], lo*ops[k][split])
+	if hi == 0 {
+		if split < 0 {
+			f.plan.Run(run.bases[:run.nops], run.kernel)
+			return
 		}
-		p = iter.NewPlan(sub, ops...)
+		hi = f.shape[split]
 	}
-	p.Run(run.bases[:run.nops], run.kernel)
+	per := f.n / f.shape[split] * f.accType.Size() // accumulator bytes per index of split
+	t := max(2, fusedAccTile/per)
+	ops := f.operands()
+	sub := slices.Clone(f.shape)
+	bases := run.bases
+	for first := lo; first < hi; first += t {
+		last := min(first+t, hi)
+		if hi-last < 2 {
+			last = hi // no tile of one index: its plan would drop the dimension
+		}
+		sub[split] = last - first
+		for k := range ops {
+			run.bases[k] = unsafe.Add(bases[k], first*ops[k][split])
+		}
+		iter.NewPlan(sub, ops...).Run(run.bases[:run.nops], run.kernel)
+		first = last - t
+	}
 }
+
+// fusedAccTile bounds the accumulators one tile of part folds into: half
+// the 2 MiB second-level cache of current cores, the rest for the operands
+// streaming through.
+const fusedAccTile = 512 << 10
 
 // newRun returns a goroutine's fused kernel, with a buffer of its own, and
 // its operands' bases.
