@@ -108,39 +108,91 @@ func pageFaults(b *testing.B) int64 {
 // faults/op the page faults per call (a fresh 4 KiB page each, the
 // kernel clearing it; pages mapped ahead count too), populated/op those
 // mapped ahead of a streamed result's stores (storage.MapForStreaming),
-// gcs/op the program's collections per call. What a plain loop pays for
+// gcs/op the program's collections per call, cpu-ns/op the process's CPU
+// time per call (on a loaded machine steadier than ns/op). What a plain loop pays for
 // its results beside the work shows here, not only in the time.
 func BenchmarkPlainLoopMemory(b *testing.B) {
-	batchA := Must(Rand(1, Float32, 0.9999, 1.0001, 16384, 8, 8))
-	batchB := Must(Rand(2, Float32, 0.9999, 1.0001, 16384, 8, 8))
-	x := Must(Rand(3, Float32, 0.9999, 1.0001, 1<<24))
-	m := Must(Rand(4, Float32, 0.9999, 1.0001, 256, 256))
-	sq := Must(Rand(5, Float32, 0.9999, 1.0001, 1000, 1000))
-	sq64 := Must(Rand(6, Float64, 0.9999, 1.0001, 1000, 1000))
-	i8 := Must(Rand(7, Int8, -100, 100, 1<<20))
-	v1 := Must(Rand(8, Float32, 0.9999, 1.0001, 1<<20))
-	s1 := Must(Rand(9, Float32, 0.9999, 1.0001, 1))
-	ex := Must(Rand(10, Float32, 0.9999, 1.0001, 2048, 2048))
+	f32 := func(seed uint64, s ...int) *Tensor { return Must(Rand(seed, Float32, 0.9999, 1.0001, s...)) }
+	// Each case makes its operands when it runs, so that the live heap (which
+	// sets how much a loop allocates between two collections) is its own.
 	for _, c := range []struct {
 		name string
-		call func() (*Tensor, error)
+		make func() func() (*Tensor, error)
 	}{
-		{"batch16384x8x8", func() (*Tensor, error) { return Matmul(batchA, batchB) }},
-		{"mul16M", func() (*Tensor, error) { return Mul(x, x) }},
-		{"matmul256", func() (*Tensor, error) { return Matmul(m, m) }},
-		{"mul1000x1000", func() (*Tensor, error) { return Mul(sq, sq) }},
-		{"addf64-1000x1000", func() (*Tensor, error) { return Add(sq64, sq64) }},
-		{"muli8-1M", func() (*Tensor, error) { return Mul(i8, i8) }},
-		{"scalar1M", func() (*Tensor, error) { return Mul(v1, s1) }},
-		{"exclusive2048axis0", func() (*Tensor, error) { return ExclusiveProd(ex, Axis(0)) }},
+		{"batch16384x8x8", func() func() (*Tensor, error) {
+			x, y := f32(1, 16384, 8, 8), f32(2, 16384, 8, 8)
+			return func() (*Tensor, error) { return Matmul(x, y) }
+		}},
+		{"mul16M", func() func() (*Tensor, error) {
+			x := f32(3, 1<<24)
+			return func() (*Tensor, error) { return Mul(x, x) }
+		}},
+		{"matmul256", func() func() (*Tensor, error) {
+			x := f32(4, 256, 256)
+			return func() (*Tensor, error) { return Matmul(x, x) }
+		}},
+		{"mul1000x1000", func() func() (*Tensor, error) {
+			x := f32(5, 1000, 1000)
+			return func() (*Tensor, error) { return Mul(x, x) }
+		}},
+		{"addf64-1000x1000", func() func() (*Tensor, error) {
+			x := Must(Rand(6, Float64, 0.9999, 1.0001, 1000, 1000))
+			return func() (*Tensor, error) { return Add(x, x) }
+		}},
+		{"muli8-1M", func() func() (*Tensor, error) {
+			x := Must(Rand(7, Int8, -100, 100, 1<<20))
+			return func() (*Tensor, error) { return Mul(x, x) }
+		}},
+		{"scalar1M", func() func() (*Tensor, error) {
+			x, s := f32(8, 1<<20), f32(9, 1)
+			return func() (*Tensor, error) { return Mul(x, s) }
+		}},
+		{"exclusive2048axis0", func() func() (*Tensor, error) {
+			x := f32(10, 2048, 2048)
+			return func() (*Tensor, error) { return ExclusiveProd(x, Axis(0)) }
+		}},
+		// Results of 4-40 KiB (tiny calls, slab pieces) and 1-8 MiB (mid-size, cold).
+		{"mulf32-tiny4096", func() func() (*Tensor, error) {
+			x := f32(11, 4096)
+			return func() (*Tensor, error) { return Mul(x, x) }
+		}},
+		{"mulf64-tiny1000", func() func() (*Tensor, error) {
+			x := Must(Rand(12, Float64, 0.9999, 1.0001, 1000))
+			return func() (*Tensor, error) { return Mul(x, x) }
+		}},
+		{"astype-tiny4096", func() func() (*Tensor, error) {
+			x := f32(13, 4096)
+			return func() (*Tensor, error) { return x.AsType(Float64) }
+		}},
+		{"mul-rowbcast100x100", func() func() (*Tensor, error) {
+			x, row := f32(14, 100, 100), f32(15, 100)
+			return func() (*Tensor, error) { return Mul(x, row) }
+		}},
+		{"mul-outer64", func() func() (*Tensor, error) {
+			col, row := f32(16, 64, 1), f32(17, 1, 64)
+			return func() (*Tensor, error) { return Mul(col, row) }
+		}},
+		{"addi8-1M", func() func() (*Tensor, error) {
+			x := Must(Rand(18, Int8, -100, 100, 1<<20))
+			return func() (*Tensor, error) { return Add(x, x) }
+		}},
+		{"mulc64-1M", func() func() (*Tensor, error) {
+			x := Must(Rand(19, Complex64, 0.9999, 1.0001, 1<<20))
+			return func() (*Tensor, error) { return Mul(x, x) }
+		}},
+		{"mul-colbcast1000x1000", func() func() (*Tensor, error) {
+			x, col := f32(20, 1000, 1000), f32(21, 1000, 1)
+			return func() (*Tensor, error) { return Mul(x, col) }
+		}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			Must(c.call())
+			call := c.make()
+			Must(call())
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			start, faults := storage.ReadStats(), pageFaults(b)
+			start, faults, cpu := storage.ReadStats(), pageFaults(b), processCPU(b)
 			for b.Loop() {
-				if _, err := c.call(); err != nil {
+				if _, err := call(); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -151,6 +203,7 @@ func BenchmarkPlainLoopMemory(b *testing.B) {
 			b.ReportMetric(float64(end.Populated-start.Populated)/n, "populated/op")
 			b.ReportMetric(float64(pageFaults(b)-faults)/n, "faults/op")
 			b.ReportMetric(float64(after.NumGC-before.NumGC)/n, "gcs/op")
+			b.ReportMetric(float64(processCPU(b)-cpu)/n, "cpu-ns/op") // every thread's: the collector's too
 		})
 	}
 }

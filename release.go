@@ -24,7 +24,9 @@ import (
 // back only when t owns it alone: t is the result of an operation or a
 // constructor, and no view (Reshape, Transpose, Slice, ...) was ever taken
 // of it; otherwise Release leaves it to the garbage collector, which is
-// always safe.
+// always safe. A result of 1 to 64 KiB is a piece of a shared slab, which
+// goes back only when it is the newest piece (as in the loop above); an
+// older one stays with its slab until the collector frees it.
 //
 // After Release every operation on t, or on a view taken of it afterwards,
 // is an ErrReleased error. Release must not run while another goroutine

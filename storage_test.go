@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/tensor-go/tensor/internal/storage"
@@ -46,4 +47,96 @@ func (t *Tensor) toFloat32s() []float32 {
 		panic(err)
 	}
 	return s
+}
+
+// TestSlabResultsNeverAlias makes results of every size the slabs serve
+// (1-64 KiB, several dtypes), keeps them, writes into one with an into-form
+// and into another through Elements, releases some (the last one made, whose
+// memory the next result takes, and older ones, which stay with their slab)
+// and makes more: every other result must keep its own values.
+func TestSlabResultsNeverAlias(t *testing.T) {
+	type kept struct {
+		r    *Tensor
+		want []float64
+	}
+	var all []kept
+	check := func(when string) {
+		t.Helper()
+		for i, k := range all {
+			if k.r.released {
+				continue
+			}
+			if got := valuesOf(t, k.r); !slices.Equal(got, k.want) {
+				t.Fatalf("%s: result %d (%v %v) changed", when, i, k.r.DType(), k.r.Shape())
+			}
+		}
+	}
+	result := func(round, n int, dt DType) *Tensor {
+		x := Must(Full(float64(round%7+1), dt, n))
+		r := Must(Mul(x, x))
+		all = append(all, kept{r, valuesOf(t, r)})
+		return r
+	}
+	for round := range 6 {
+		for _, n := range []int{129, 256, 1000, 1023, 2048, 4096, 8191, 16384} {
+			for _, dt := range []DType{Int8, Float32, Float64, Complex64} {
+				if n*dt.Size() > 64<<10 {
+					continue
+				}
+				result(round, n, dt)
+			}
+		}
+	}
+	check("after making them")
+	target := all[len(all)/2].r
+	if err := MulInto(target, Must(Full(3.0, target.DType(), target.Size())), Must(Full(5.0, target.DType(), target.Size()))); err != nil {
+		t.Fatal(err)
+	}
+	all[len(all)/2].want = valuesOf(t, target)
+	e, err := Elements[float32](all[1].r) // all[1] is float32
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range e {
+		e[i] = -2
+	}
+	all[1].want = valuesOf(t, all[1].r)
+	check("after writing into two of them")
+	for i := 0; i < len(all); i += 5 {
+		all[i].r.Release() // old pieces: their slabs keep them
+	}
+	x := Must(Full(3.0, Float32, 3000))
+	last := Must(Mul(x, x))
+	p := last.storage
+	last.Release()
+	again := Must(Mul(x, x))
+	if again.storage != p {
+		t.Error("the result after releasing the last one did not reuse its memory")
+	}
+	all = append(all, kept{again, valuesOf(t, again)})
+	for round := range 3 {
+		for _, n := range []int{500, 3000, 9000} {
+			result(round+20, n, Float32)
+		}
+		runtime.GC()
+	}
+	check("after releasing some and making more")
+}
+
+// valuesOf returns t's elements as float64 (complex ones as their real and
+// imaginary parts), whatever its dtype.
+func valuesOf(t *testing.T, x *Tensor) []float64 {
+	t.Helper()
+	if x.DType() == Complex64 {
+		c, err := ToSlice[complex64](x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]float64, 0, 2*len(c))
+		for _, v := range c {
+			out = append(out, float64(real(v)), float64(imag(v)))
+		}
+		return out
+	}
+	return floats(t, Must(x.AsType(Float64)))
 }

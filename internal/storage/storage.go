@@ -36,8 +36,9 @@
 // dropped: memory that one phase of a program has finished with serves the
 // next phase's smaller results without fresh page faults.
 //
-// Put also serves sizes from [MinReleased] below MinPooled: those carry no
-// finalizer, and only given-back ones are kept.
+// Results from [MinReleased] below MinPooled are pieces of shared slabs
+// (slab.go): one allocation and one finalizer serve eight to sixteen of
+// them, and Put takes a piece back when it is the last one handed out.
 //
 // [TakeOutput] says whether a buffer is cold (fresh, or back through a
 // collection) so that an operation can store around the caches, and
@@ -69,15 +70,14 @@ import (
 	"github.com/tensor-go/tensor/internal/memlimit"
 )
 
-// MinPooled is the smallest buffer, in bytes, that the pool tracks: from
-// there on a fresh buffer costs four page faults and more (about 6 µs
-// here, once the Go heap has handed its free pages back to the operating
-// system), while a finalizer costs about a microsecond, and results the
-// pool recycles are no allocation that brings the next collection closer.
-// Down from 64 KiB, a 64³ product in a loop: float32 11.7 -> 8.6 µs,
-// float64 22 -> 17 µs. Smaller buffers come from Go's size-classed spans.
-// A variable so that tests can lower it.
-var MinPooled = 16 << 10
+// MinPooled is the smallest buffer, in bytes, that the pool tracks one by
+// one, each with a finalizer: from there on a fresh buffer costs sixteen
+// page faults and more (about 25 µs here, once the Go heap has handed its
+// free pages back to the operating system), against about a microsecond
+// for the finalizer. Smaller results, from MinReleased, are pieces of
+// shared slabs (slab.go), eight to sixteen to a finalizer. A variable so
+// that tests can lower it.
+var MinPooled = maxPiece
 
 // classBudget bounds the bytes one size class may keep outstanding and free:
 // large enough that a 256 KiB class (a 256×256 float32 product) holds the
@@ -149,9 +149,8 @@ func Get(size int, zero bool) unsafe.Pointer {
 
 // Take is Get that also returns the buffer's class, which Put needs to
 // take the buffer back: positive for a pooled buffer (the size of its
-// class), negative for a buffer of at least [MinReleased] bytes that only
-// Put recycles (minus the size of its class), 0 for memory that cannot be
-// given back.
+// class), negative for a piece of a slab (minus the piece's size), 0 for
+// memory that cannot be given back.
 func Take(size int, zero bool) (p unsafe.Pointer, class int) {
 	p, class, _ = takeAny(size, zero)
 	return p, class
@@ -176,8 +175,8 @@ func takeAny(size int, zero bool) (p unsafe.Pointer, class int, cold bool) {
 	if !Enabled || size < MinReleased {
 		return plain(size), 0, true
 	}
-	if size < MinPooled {
-		p, class := takeReleased(classSize(size), size, zero)
+	if size < MinPooled && size <= maxPiece {
+		p, class := takePiece(size, zero)
 		return p, class, false
 	}
 	p, owner, src := take(classFor(size), zero)
@@ -206,7 +205,7 @@ const (
 // more and that nothing will: the pool cannot check.
 func Put(p unsafe.Pointer, class int) {
 	if class < 0 {
-		putReleased(p, -class)
+		putPiece(p, -class)
 		return
 	}
 	runtime.SetFinalizer((*uint64)(p), nil)
@@ -215,52 +214,10 @@ func Put(p unsafe.Pointer, class int) {
 	classes[class].putBack(p, fromPut)
 }
 
-// MinReleased is the smallest buffer that Put can take back. Buffers below
-// MinPooled carry no finalizer and are not tracked (the collector frees
-// those nobody gives back, cheaply at their size), but the ones given back
-// wait for the next Take of their class, at most maxReleased per class: Go
-// clears every new buffer and collects after every few megabytes, so a
-// loop of 32×32 float64 products released each result and still paid 3.3
-// µs a call for allocation against 1 µs for the product.
+// MinReleased is the smallest result served from a slab (slab.go), and so
+// the smallest that Put can take back; below it results come from Go's
+// size-classed spans, which serve them cheaply.
 var MinReleased = 1 << 10
-
-// maxReleased bounds the given-back buffers kept per class below
-// MinPooled: at most 8 × 16 KiB a class, a few megabytes in all.
-const maxReleased = 8
-
-// released holds the buffers below MinPooled given back with Put, by
-// class size; mu guards it.
-var released = map[int][]unsafe.Pointer{}
-
-// takeReleased returns a given-back buffer of the class, or a new one of
-// the class's size, and the class as Take reports it.
-func takeReleased(class, size int, zero bool) (unsafe.Pointer, int) {
-	mu.Lock()
-	free := released[class]
-	if len(free) == 0 {
-		mu.Unlock()
-		return plain(class), -class
-	}
-	p := free[len(free)-1]
-	free[len(free)-1] = nil
-	released[class] = free[:len(free)-1]
-	hits++
-	mu.Unlock()
-	if zero {
-		clear(unsafe.Slice((*uint64)(p), (size+7)/8))
-	}
-	return p, -class
-}
-
-// putReleased keeps a given-back buffer below MinPooled for the next Take
-// of its class, unless the class keeps maxReleased already.
-func putReleased(p unsafe.Pointer, class int) {
-	mu.Lock()
-	defer mu.Unlock()
-	if free := released[class]; len(free) < maxReleased {
-		released[class] = append(free, p)
-	}
-}
 
 // plain allocates zeroed memory that the pool does not track.
 func plain(size int) unsafe.Pointer {
@@ -268,8 +225,7 @@ func plain(size int) unsafe.Pointer {
 	return unsafe.Pointer(unsafe.SliceData(words))
 }
 
-// fresh allocates a new buffer of at least MinPooled bytes, zeroed only
-// when zero is set. The result of an operation overwrites every byte, and
+// fresh allocates a new buffer (or slab), zeroed only when zero is set. The result of an operation overwrites every byte, and
 // clearing it first is not free: when the collector hands a loop's dropped
 // 4 MiB results back as fresh spans, the runtime clears each (10% of a
 // plain loop of 16384 8×8 float32 products here, Xeon Sapphire Rapids).
@@ -279,7 +235,7 @@ func plain(size int) unsafe.Pointer {
 // kept or read. Were a Go release to clear it, this would only cost the
 // clearing again.
 func fresh(size int, zero bool) unsafe.Pointer {
-	if zero || size < MinPooled {
+	if zero {
 		return plain(size)
 	}
 	var b strings.Builder
@@ -420,6 +376,11 @@ func makeRoom(size int) bool {
 			c.drop(0)
 		}
 	}
+	for i := range bands {
+		for b := &bands[i]; tracked+size > limit && len(b.free) > 0; {
+			b.dropFree(0)
+		}
+	}
 	return tracked+size <= limit
 }
 
@@ -486,6 +447,12 @@ func (c *class) reclaim(p *uint64) {
 func (c *class) putBack(p unsafe.Pointer, from source) {
 	c.out--
 	c.free = append(c.free, freeBuffer{p, time.Now(), from})
+	scheduleIdleSweep()
+}
+
+// scheduleIdleSweep makes sure releaseIdle runs while a buffer is free;
+// mu is held.
+func scheduleIdleSweep() {
 	if !sweeping {
 		sweeping = true
 		time.AfterFunc(idleRelease/2, releaseIdle)
@@ -510,6 +477,17 @@ func releaseIdle() {
 		}
 		left = left || len(c.free) > 0
 	}
+	for i := range bands {
+		b := &bands[i]
+		for j := 0; j < len(b.free); {
+			if b.free[j].since.After(cutoff) {
+				j++
+				continue
+			}
+			b.dropFree(j)
+		}
+		left = left || len(b.free) > 0
+	}
 	sweeping = left
 	if left {
 		time.AfterFunc(idleRelease/2, releaseIdle)
@@ -519,11 +497,11 @@ func releaseIdle() {
 // Stats describes the pool for tests and diagnostics.
 type Stats struct {
 	Tracked     int // bytes handed out or free
-	Free        int // free buffers
-	Outstanding int // handed-out buffers not yet returned
-	Hits        int // Get calls served from a free list
+	Free        int // free buffers and slabs
+	Outstanding int // handed-out buffers and slabs not yet returned
+	Hits        int // Get calls and slabs served from a free list, and slab pieces given back
 	Lent        int // of those, served by a larger class
-	Grown       int // Get calls that allocated a new tracked buffer
+	Grown       int // Get calls and slabs that allocated a new tracked buffer
 	Dropped     int // buffers the pool let go (idle, or room needed)
 	Returned    int // bytes of dropped buffers handed back to the kernel
 	Populated   int // pages of fresh buffers mapped ahead of their first write
@@ -533,10 +511,14 @@ type Stats struct {
 func ReadStats() Stats {
 	mu.Lock()
 	defer mu.Unlock()
-	s := Stats{Tracked: tracked, Hits: hits, Lent: lent, Grown: grown, Dropped: dropped, Returned: returned, Populated: int(populated.Load())}
+	s := Stats{Tracked: tracked, Hits: hits + int(piecesBack.Load()), Lent: lent, Grown: grown, Dropped: dropped, Returned: returned, Populated: int(populated.Load())}
 	for _, c := range classes {
 		s.Free += len(c.free)
 		s.Outstanding += c.out
+	}
+	for i := range bands {
+		s.Free += len(bands[i].free)
+		s.Outstanding += bands[i].out
 	}
 	return s
 }

@@ -20,8 +20,13 @@ func reset() {
 	mu.Lock()
 	defer mu.Unlock()
 	classes = map[int]*class{}
-	released = map[int][]unsafe.Pointer{}
+	for i := range bands {
+		b := &bands[i]
+		b.cur.Store(nil)
+		b.free, b.out = nil, 0
+	}
 	tracked, hits, lent, grown, returned, dropped = 0, 0, 0, 0, 0, 0
+	piecesBack.Store(0)
 }
 
 func TestClassSize(t *testing.T) {
@@ -187,9 +192,12 @@ func TestReferencedBufferIsNotRecycled(t *testing.T) {
 	runtime.KeepAlive(inner)
 }
 
+// TestSmallBuffersAreNotTracked checks that buffers below MinReleased come
+// from Go's allocator untracked, and that every small buffer (slab pieces
+// too, whose slabs are uncleared) is zero when asked.
 func TestSmallBuffersAreNotTracked(t *testing.T) {
 	reset()
-	for _, size := range []int{1, 8, MinPooled - 1} {
+	for _, size := range []int{1, 8, MinReleased - 1} {
 		p := Get(size, true)
 		for i, b := range unsafe.Slice((*byte)(p), size) {
 			if b != 0 {
@@ -199,6 +207,14 @@ func TestSmallBuffersAreNotTracked(t *testing.T) {
 	}
 	if s := ReadStats(); s.Tracked != 0 || s.Grown != 0 {
 		t.Fatalf("small buffers were tracked: %+v", s)
+	}
+	for _, size := range []int{MinReleased, MinPooled - 1} {
+		fill(Get(size, false), size, 0xff)
+		for i, b := range unsafe.Slice((*byte)(Get(size, true)), size) {
+			if b != 0 {
+				t.Fatalf("Get(%d, true): byte %d is %#x", size, i, b)
+			}
+		}
 	}
 	if Get(0, true) != nil {
 		t.Fatal("Get(0) is not nil")
@@ -322,46 +338,6 @@ func TestPutLentBufferGoesHome(t *testing.T) {
 	Put(p, class)
 	if q, _ := Take(large, false); q != big {
 		t.Fatalf("the lent buffer did not go back to its own class")
-	}
-}
-
-// TestPutKeepsSmallBuffers checks that a buffer below MinPooled, which the
-// pool does not track, is still taken back by Put for the next Take of its
-// class, up to maxReleased of them, and comes back cleared when asked.
-func TestPutKeepsSmallBuffers(t *testing.T) {
-	reset()
-	size := MinReleased + 100
-	if size >= MinPooled {
-		t.Skip("no sizes between MinReleased and MinPooled")
-	}
-	p, class := Take(size, false)
-	if class != -classSize(size) {
-		t.Fatalf("Take(%d) class %d, want %d", size, class, -classSize(size))
-	}
-	fill(p, size, 9)
-	Put(p, class)
-	q, _ := Take(size, true)
-	if q != p {
-		t.Fatalf("Take after Put returned another buffer")
-	}
-	if got := unsafe.Slice((*byte)(q), size); got[0] != 0 || got[size-1] != 0 {
-		t.Fatalf("a zeroed Take of a given-back buffer holds %d ... %d", got[0], got[size-1])
-	}
-	var bufs []unsafe.Pointer
-	for range maxReleased + 3 {
-		b, _ := Take(size, false)
-		bufs = append(bufs, b)
-	}
-	for _, b := range bufs {
-		Put(b, class)
-	}
-	if n := len(released[-class]); n != maxReleased {
-		t.Fatalf("%d buffers kept after %d were given back, want %d", n, len(bufs), maxReleased)
-	}
-	if small, _ := Take(MinReleased-1, false); small == nil {
-		t.Fatal("no buffer below MinReleased")
-	} else if _, c := Take(MinReleased-1, false); c != 0 {
-		t.Fatalf("a buffer below MinReleased has class %d, want 0", c)
 	}
 }
 
