@@ -39,17 +39,19 @@ const tileBlock = 32
 // (or a 32-column B panel) holds: two tiles of 16 rows of 32.
 const tileStepElems = tileBlock * tileBlock
 
-// tileKernelFunc computes blocks 32×32 blocks of C side by side (columns
-// 32·t to 32·t+31 for t < blocks) from a packed A sliver (packTilesA) and
-// the packed B panels (packTilesB), steps K steps of 32 each:
+// tileKernelFunc computes slivers×blocks 32×32 blocks of C (rows 32·r to
+// 32·r+31 for r < slivers, columns 32·t to 32·t+31 for t < blocks) from
+// packed A slivers (packTilesA, one after the other) and the packed B
+// panels (packTilesB), steps K steps of 32 each:
 //
 //	C[i][32t+j] (+)= Σ over s < steps, p < 16 of
 //	    A[i][32s+2p]·B[32s+2p][32t+j] + A[i][32s+2p+1]·B[32s+2p+1][32t+j]
 //
 // in float32, loading C first when accumulate and writing it without
 // reading it otherwise. ldc is C's row stride in elements (positive);
-// steps and blocks are at least 1.
-type tileKernelFunc func(a, b *uint16, c *float32, ldc, steps, blocks int, accumulate bool)
+// steps, blocks and slivers are at least 1. One call covers a whole block
+// of C so that the tile configuration is loaded once for all of it.
+type tileKernelFunc func(a, b *uint16, c *float32, ldc, steps, blocks, slivers int, accumulate bool)
 
 // tileCopyFunc copies chunks runs of 32 bfloat16 from src (contiguous) to
 // dst, run c to dst + c·tileStepElems (the same row of the next K step's A
@@ -97,14 +99,19 @@ func newTileKernel(name string, kc, mc, nc int, tiles tileKernelFunc, pack tileP
 	return k
 }
 
-// tileMinSide is the shortest M or N that goes to the tiles: below it a
-// 32×32 block would be mostly padding, and the widening path's 12- and
-// 32-wide float32 tiles waste less.
-const tileMinSide = 16
+// tileMinSide is the shortest M or N that goes to the tiles, and
+// tileMinWork the fewest multiply-adds: below them a 32×32 block is mostly
+// padding and the widening path costs less. One goroutine, per CPU-second
+// against widening: 16³ 6.0 against 8.4 GFLOP/s, 20³ 10.3 against 11.2,
+// 24³ 16.1 against 16.4, 32³ 158 against 32 (Sapphire Rapids under KVM).
+const (
+	tileMinSide = 16
+	tileMinWork = 24 * 24 * 24
+)
 
 // useTiles reports whether an m×n×k bfloat16 product goes to the tiles.
 func useTiles(m, n, k int) bool {
-	return m >= tileMinSide && n >= tileMinSide && k > 0
+	return m >= tileMinSide && n >= tileMinSide && k > 0 && m*n*k >= tileMinWork
 }
 
 // tileJob is one product C = A·B on a tile kernel.
@@ -115,25 +122,34 @@ type tileJob struct {
 	c       Matrix[float32]
 	// subnormal is set by the first goroutine whose packing meets a
 	// subnormal input; the others stop at their next block.
-	subnormal *atomic.Bool
+	subnormal atomic.Bool
 }
 
 // mulTiles computes C = A·B (bfloat16 A and B, float32 C) with the tile
 // kernel and reports true, or reports false when A or B holds a subnormal,
 // leaving C's contents undefined for the caller to overwrite.
 func mulTiles(kern *tileKernel, m, n, k int, a, b Matrix[uint16], c Matrix[float32], threads int) bool {
-	var subnormal atomic.Bool
-	j := &tileJob{kern: kern, m: m, n: n, k: k, a: a, b: b, c: c, subnormal: &subnormal}
 	threads = max(1, min(threads, m*n*k/kern.minFlopsPerThread))
-	switch {
-	case threads == 1:
-		j.runPooled(0, m, 0, n)
-	case n >= m:
-		splitParts(n, tileBlock, threads, threads, func(j0, j1 int) { j.runPooled(0, m, j0, j1) })
-	default:
-		split(m, tileBlock, threads, func(i0, i1 int) { j.runPooled(i0, i1, 0, n) })
+	if threads > 1 {
+		j := &tileJob{kern: kern, m: m, n: n, k: k, a: a, b: b, c: c}
+		return j.split(threads)
 	}
-	return !subnormal.Load()
+	// A job of its own, which stays on the stack: one goroutine allocates
+	// nothing.
+	j := tileJob{kern: kern, m: m, n: n, k: k, a: a, b: b, c: c}
+	j.runPooled(0, m, 0, n)
+	return !j.subnormal.Load()
+}
+
+// split computes C in rectangles on threads goroutines, as job.split
+// does (the closures capture j, which is on the heap).
+func (j *tileJob) split(threads int) bool {
+	if j.n >= j.m {
+		splitParts(j.n, tileBlock, threads, threads, func(j0, j1 int) { j.runPooled(0, j.m, j0, j1) })
+	} else {
+		split(j.m, tileBlock, threads, func(i0, i1 int) { j.runPooled(i0, i1, 0, j.n) })
+	}
+	return !j.subnormal.Load()
 }
 
 // runPooled computes rows [i0, i1) and columns [j0, j1) of C with an idle
@@ -175,32 +191,34 @@ func (j *tileJob) run(ws *tileWorkspace, i0, i1, j0, j1 int) {
 	}
 }
 
-// macro runs the kernel over the mc×nc block of C at (ic, jc): each 32-row
-// sliver's whole blocks in one call writing C in place (when C's rows are
+// macro runs the kernel over the mc×nc block of C at (ic, jc): the whole
+// 32×32 blocks in one call writing C in place (when C's rows are
 // contiguous), the rest one block at a time through the workspace's
 // buffer, which is loaded from C first when accumulating so that an edge
 // element is summed exactly as an inner one.
 func (j *tileJob) macro(ws *tileWorkspace, ap, bp []uint16, ic, mc, jc, nc, steps int, accumulate bool) {
 	c, kern := j.c, j.kern
 	sliver := steps * tileStepElems
-	inPlace := c.CS == 1 && c.RS >= j.n
+	slivers, blocks := mc/tileBlock, nc/tileBlock
+	if c.CS != 1 || c.RS < j.n {
+		slivers, blocks = 0, 0 // no block in place
+	}
+	if slivers > 0 && blocks > 0 {
+		kern.tiles(&ap[0], &bp[0], &c.Data[c.Off+ic*c.RS+jc], c.RS, steps, blocks, slivers, accumulate)
+	}
 	for ir := 0; ir < mc; ir += tileBlock {
-		a := &ap[ir/tileBlock*sliver]
+		jr0 := 0
+		if ir < slivers*tileBlock {
+			jr0 = blocks * tileBlock // the whole blocks of this sliver are done
+		}
 		rows := min(tileBlock, mc-ir)
-		whole := 0
-		if rows == tileBlock && inPlace {
-			whole = nc / tileBlock
-		}
-		if whole > 0 {
-			kern.tiles(a, &bp[0], &c.Data[c.Off+(ic+ir)*c.RS+jc], c.RS, steps, whole, accumulate)
-		}
-		for jr := whole * tileBlock; jr < nc; jr += tileBlock {
+		for jr := jr0; jr < nc; jr += tileBlock {
 			cols := min(tileBlock, nc-jr)
 			edge := c.shift(ic+ir, jc+jr)
 			if accumulate {
 				copyBlock(ws.c[:], tileBlock, edge, rows, cols, false)
 			}
-			kern.tiles(a, &bp[jr/tileBlock*sliver], &ws.c[0], tileBlock, steps, 1, accumulate)
+			kern.tiles(&ap[ir/tileBlock*sliver], &bp[jr/tileBlock*sliver], &ws.c[0], tileBlock, steps, 1, 1, accumulate)
 			copyBlock(ws.c[:], tileBlock, edge, rows, cols, true)
 		}
 	}
@@ -209,6 +227,17 @@ func (j *tileJob) macro(ws *tileWorkspace, ap, bp []uint16, ic, mc, jc, nc, step
 // copyBlock copies the rows×cols top-left corner of the buffer buf (row
 // length ld) to the view c (toC) or from it.
 func copyBlock(buf []float32, ld int, c Matrix[float32], rows, cols int, toC bool) {
+	if c.CS == 1 {
+		for i := range rows {
+			row, at := buf[i*ld:i*ld+cols], c.Off+i*c.RS
+			if toC {
+				copy(c.Data[at:at+cols], row)
+			} else {
+				copy(row, c.Data[at:at+cols])
+			}
+		}
+		return
+	}
 	for i := 0; i < rows; i++ {
 		row := buf[i*ld : i*ld+cols]
 		at := c.Off + i*c.RS
@@ -291,8 +320,20 @@ func packTilesB(pk tilePackers, dst []uint16, b Matrix[uint16], p0, kc, j0, nc, 
 					*lo, *hi = [tileBlock]uint16{}, [tileBlock]uint16{}
 					continue
 				}
-				packPairsStrided(lo, hi, b, b.Off+(p0+k0)*b.RS+(j0+jr)*b.CS, k0+1 < kc, cols)
-				bad |= subnormalLanes32(lo) | subnormalLanes32(hi)
+				o0 := b.Off + (p0+k0)*b.RS + (j0+jr)*b.CS
+				if b.CS != 1 {
+					packPairsStrided(lo, hi, b, o0, k0+1 < kc, cols)
+					bad |= subnormalLanes32(lo) | subnormalLanes32(hi)
+					continue
+				}
+				// Contiguous rows cut short by the block's edge or K's end:
+				// padded copies, then paired like whole ones.
+				var r0, r1 [tileBlock]uint16
+				copy(r0[:cols], b.Data[o0:o0+cols])
+				if k0+1 < kc {
+					copy(r1[:cols], b.Data[o0+b.RS:o0+b.RS+cols])
+				}
+				bad |= packPairRows(lo, hi, &r0, &r1)
 			}
 		}
 	}
@@ -382,7 +423,15 @@ func subnormalLanes(w uint64) uint64 {
 // products of two bfloat16 are exact in float32 apart from overflow and
 // underflow, so this is the sum a fused kernel would make), pairs in
 // order. Unlike TDPBF16PS it keeps subnormal sums.
-func tilesBF16Go(a, b *uint16, c *float32, ldc, steps, blocks int, accumulate bool) {
+func tilesBF16Go(a, b *uint16, c *float32, ldc, steps, blocks, slivers int, accumulate bool) {
+	for r := range slivers {
+		tilesBF16GoSliver((*uint16)(unsafe.Add(unsafe.Pointer(a), r*steps*tileStepElems*2)), b,
+			(*float32)(unsafe.Add(unsafe.Pointer(c), r*tileBlock*ldc*4)), ldc, steps, blocks, accumulate)
+	}
+}
+
+// tilesBF16GoSliver is tilesBF16Go for one sliver of A.
+func tilesBF16GoSliver(a, b *uint16, c *float32, ldc, steps, blocks int, accumulate bool) {
 	as := unsafe.Slice(a, steps*tileStepElems)
 	bs := unsafe.Slice(b, blocks*steps*tileStepElems)
 	cs := unsafe.Slice(c, (tileBlock-1)*ldc+blocks*tileBlock)

@@ -64,25 +64,29 @@
 // tilerelease
 #define TILERELEASE BYTE $0xc4; BYTE $0xe2; BYTE $0x78; BYTE $0x49; BYTE $0xc0
 
-// func tilesBF16AMX(a, b *uint16, c *float32, ldc, steps, blocks int, accumulate bool)
+// func tilesBF16AMX(a, b *uint16, c *float32, ldc, steps, blocks, slivers int, accumulate bool)
 //
 // The tile state lives only inside this call: it is configured on entry and
 // released before the return, so a goroutine that Go moves to another
 // thread between calls (assembly is never preempted asynchronously) owns
 // no tile state then, and a signal on the way saves it with the rest of
-// the thread's extended state.
-TEXT ·tilesBF16AMX(SB), NOSPLIT, $0-49
+// the thread's extended state. R8 is the current A sliver, R13 the C rows
+// of the current sliver.
+TEXT ·tilesBF16AMX(SB), NOSPLIT, $0-57
 	LEAQ ·tileConfigBF16(SB), AX
 	LDTILECFG_AX
 	MOVQ a+0(FP), R8
-	MOVQ b+8(FP), DI
-	MOVQ c+16(FP), DX
+	MOVQ c+16(FP), R13
 	MOVQ ldc+24(FP), BX
 	SHLQ $2, BX
 	MOVQ steps+32(FP), R9
-	MOVQ blocks+40(FP), R10
-	MOVBLZX accumulate+48(FP), R11
+	MOVBLZX accumulate+56(FP), R11
 	MOVQ $64, CX
+
+sliver:
+	MOVQ b+8(FP), DI
+	MOVQ R13, DX
+	MOVQ blocks+40(FP), R10
 
 block:
 	MOVQ BX, AX
@@ -118,6 +122,16 @@ step:
 	ADDQ $128, DX
 	DECQ R10
 	JNZ  block
+
+	// The next sliver: A steps·2 KiB on, C 32 rows down.
+	MOVQ R9, R12
+	SHLQ $11, R12
+	ADDQ R12, R8
+	MOVQ BX, R12
+	SHLQ $5, R12
+	ADDQ R12, R13
+	DECQ slivers+48(FP)
+	JNZ  sliver
 
 	TILERELEASE
 	RET

@@ -11,7 +11,7 @@ import (
 // run since the machine is shared.
 func BenchmarkMulBF16(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, size := range []int{64, 256, 1024, 2048} {
+	for _, size := range []int{16, 24, 32, 64, 256, 1024, 2048} {
 		m, n, k := size, size, size
 		a, bb := Matrix[uint16]{randomBF16(rng, m*k), 0, k, 1}, Matrix[uint16]{randomBF16(rng, k*n), 0, n, 1}
 		c := Matrix[float32]{make([]float32, m*n), 0, n, 1}
