@@ -192,6 +192,24 @@ func streamable[T any](c Matrix[T], rowBytes int, cOffs []int) bool {
 	return true
 }
 
+// passedOn computes the products with fallback (or, for strided rows of B
+// or C, with smallGo) and reports true unless a streaming small kernel can
+// take them: rows of C of 32 or 64 bytes, each at a multiple of align
+// bytes (a non-temporal store to an unaligned address faults), and
+// operands whose base pointers lie inside their slices.
+func passedOn[T float32 | float64](m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int, align int, fallback smallKernel[T]) bool {
+	if b.CS != 1 || c.CS != 1 {
+		smallGo(m, n, k, a, b, c, aOffs, bOffs, cOffs)
+		return true
+	}
+	row := n * int(unsafe.Sizeof(T(0)))
+	if len(aOffs) == 0 || row != 32 && row != 64 || !inside(a) || !inside(b) || !streamable(c, align, cOffs) {
+		fallback(m, n, k, a, b, c, aOffs, bOffs, cOffs)
+		return true
+	}
+	return false
+}
+
 // inside reports whether x.Off indexes an element of x.Data (the assembly
 // small kernels take base pointers there).
 func inside[T any](x Matrix[T]) bool { return x.Off >= 0 && x.Off < len(x.Data) }

@@ -62,23 +62,17 @@ func smallAsm[T float32 | float64](wide, narrow func(batch, m, k, mask int, a *T
 }
 
 // smallStreamAsm adapts a pair of Stream kernels (rows of one zmm, rows of
-// one ymm) to smallKernel. Products whose rows are not exactly one vector,
-// or whose rows of C are not all aligned to it (see streamable), go to
-// fallback: a non-temporal store to an unaligned address faults.
+// one ymm) to smallKernel; products they cannot take go to fallback (see
+// passedOn).
 func smallStreamAsm[T float32 | float64](wide, narrow func(batch, m, k, mask int, a *T, ars, acs int, aoffs *int, b *T, brs int, boffs *int, c *T, crs int, coffs *int), fallback smallKernel[T]) smallKernel[T] {
 	size := int(unsafe.Sizeof(T(0)))
 	return func(m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int) {
+		if passedOn(m, n, k, a, b, c, aOffs, bOffs, cOffs, n*size, fallback) {
+			return
+		}
 		f := wide
 		if n*size == 32 {
 			f = narrow
-		}
-		if b.CS != 1 || c.CS != 1 {
-			smallGo(m, n, k, a, b, c, aOffs, bOffs, cOffs)
-			return
-		}
-		if len(aOffs) == 0 || (n*size != 32 && n*size != 64) || !inside(a) || !inside(b) || !streamable(c, n*size, cOffs) {
-			fallback(m, n, k, a, b, c, aOffs, bOffs, cOffs)
-			return
 		}
 		f(len(aOffs), m, k, 1<<n-1, elementAt(a), a.RS*size, a.CS*size, &aOffs[0], elementAt(b), b.RS*size, &bOffs[0], elementAt(c), c.RS*size, &cOffs[0])
 	}

@@ -89,23 +89,17 @@ func smallAsmAVX2[T float32 | float64](narrow, narrowFull, wide, wideFull smallA
 }
 
 // smallStreamAsmAVX2 adapts the Stream kernels of one type (rows of one
-// and of two ymm) to smallKernel. Other widths, and rows of C not all
-// aligned to 32 bytes (see streamable), go to fallback: a non-temporal
-// store to an unaligned address faults.
+// and of two ymm) to smallKernel; products they cannot take go to fallback
+// (see passedOn).
 func smallStreamAsmAVX2[T float32 | float64](narrow, wide smallAVX2Kernel[T], fallback smallKernel[T]) smallKernel[T] {
 	size := int(unsafe.Sizeof(T(0)))
 	return func(m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int) {
+		if passedOn(m, n, k, a, b, c, aOffs, bOffs, cOffs, 32, fallback) {
+			return
+		}
 		f := wide
 		if n*size == 32 {
 			f = narrow
-		}
-		if b.CS != 1 || c.CS != 1 {
-			smallGo(m, n, k, a, b, c, aOffs, bOffs, cOffs)
-			return
-		}
-		if len(aOffs) == 0 || (n*size != 32 && n*size != 64) || !inside(a) || !inside(b) || !streamable(c, 32, cOffs) {
-			fallback(m, n, k, a, b, c, aOffs, bOffs, cOffs)
-			return
 		}
 		f(len(aOffs), m, k, &maskLanes[0], elementAt(a), a.RS*size, a.CS*size, &aOffs[0], elementAt(b), b.RS*size, &bOffs[0], elementAt(c), c.RS*size, &cOffs[0])
 	}

@@ -21,19 +21,14 @@ func checkSmallEdges[T float32 | float64](t *testing.T, k smallUnderTest[T]) {
 		for n := 1; n <= k.width; n++ {
 			for kk := 0; kk <= 3*4+1; kk++ {
 				const batch = 3
-				al := layout((m + n + kk) % int(numLayouts))
-				a := view(batch*m, kk, al, gen)
-				brs := n + (m+kk)%3
-				b := Matrix[T]{gen(batch*kk*brs + 1), 1, brs, 1}
+				al, a, b, aOffs, bOffs := smallInputs(gen, batch, m, n, kk)
 				crs := n + 2
 				cData := make([]T, guard+batch*m*crs+guard)
 				for i := range cData {
 					cData[i] = sentinel[T]()
 				}
-				var aOffs, bOffs, cOffs []int
+				var cOffs []int
 				for i := range batch {
-					aOffs = append(aOffs, i*m*a.RS)
-					bOffs = append(bOffs, (batch-1-i)*kk*brs)
 					cOffs = append(cOffs, i*m*crs)
 				}
 				c := Matrix[T]{cData, guard, crs, 1}
@@ -58,6 +53,22 @@ func checkSmallEdges[T float32 | float64](t *testing.T, k smallUnderTest[T]) {
 			}
 		}
 	}
+}
+
+// smallInputs returns the operands of a batch of m×kk by kk×n products for
+// the small-kernel edge tests: A in a layout that cycles with the sizes,
+// B row-major with a row stride of n to n+2, the B matrices in reverse
+// order, and their offsets.
+func smallInputs[T Elem](gen func(int) []T, batch, m, n, kk int) (al layout, a, b Matrix[T], aOffs, bOffs []int) {
+	al = layout((m + n + kk) % int(numLayouts))
+	a = view(batch*m, kk, al, gen)
+	brs := n + (m+kk)%3
+	b = Matrix[T]{gen(batch*kk*brs + 1), 1, brs, 1}
+	for i := range batch {
+		aOffs = append(aOffs, i*m*a.RS)
+		bOffs = append(bOffs, (batch-1-i)*kk*brs)
+	}
+	return al, a, b, aOffs, bOffs
 }
 
 // sameBits reports whether two floats are the same value, −0 apart from
@@ -107,10 +118,7 @@ func checkSmallStream[T float32 | float64](t *testing.T, name string, kern small
 		for n := 1; n <= width; n++ {
 			for kk := 0; kk <= 3*4+1; kk++ {
 				for shift := range 2 {
-					al := layout((m + n + kk) % int(numLayouts))
-					a := view(batch*m, kk, al, gen)
-					brs := n + (m+kk)%3
-					b := Matrix[T]{gen(batch*kk*brs + 1), 1, brs, 1}
+					al, a, b, aOffs, bOffs := smallInputs(gen, batch, m, n, kk)
 					raw := make([]T, 2*guard+batch*m*n+2*lineElems)
 					start := guard + shift
 					for uintptr(unsafe.Pointer(&raw[start]))%64 != uintptr(shift)*unsafe.Sizeof(T(0)) {
@@ -120,10 +128,8 @@ func checkSmallStream[T float32 | float64](t *testing.T, name string, kern small
 					for i := range cData {
 						cData[i] = sentinel[T]()
 					}
-					var aOffs, bOffs, cOffs []int
+					var cOffs []int
 					for i := range batch {
-						aOffs = append(aOffs, i*m*a.RS)
-						bOffs = append(bOffs, (batch-1-i)*kk*brs)
 						cOffs = append(cOffs, i*m*n)
 					}
 					c := Matrix[T]{cData, guard, n, 1}
