@@ -63,7 +63,7 @@ func prodKernel(dt dtype.DType) iter.Kernel {
 	case dtype.Complex64:
 		return prodC64Kernel
 	case dtype.Complex128:
-		return loopReduction(prodComplexLoop[complex128])
+		return prodC128Kernel
 	}
 	return nil
 }
@@ -148,6 +148,16 @@ func prodC64Kernel(ptrs []unsafe.Pointer, strides []int, n int) {
 		return
 	}
 	prodComplexLoop[complex64](ptrs[0], ptrs[1], strides[0], strides[1], n)
+}
+
+// prodC128Kernel is prodC64Kernel for complex128, through vec.ProdC128.
+func prodC128Kernel(ptrs []unsafe.Pointer, strides []int, n int) {
+	if UseVec && strides[0] == 0 && strides[1] == 16 && n >= vec.ProdC128Min {
+		acc := (*complex128)(ptrs[0])
+		*acc = prodComplexStep(*acc, vec.ProdC128(run[complex128](ptrs[1], n)))
+		return
+	}
+	prodComplexLoop[complex128](ptrs[0], ptrs[1], strides[0], strides[1], n)
 }
 
 // prodComplexStep is one step of a complex product: a·v, or v when a is

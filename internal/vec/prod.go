@@ -32,6 +32,8 @@ type prodKernels struct {
 	// c64 multiplies the full blocks of a complex64 run (at least one)
 	// into 16 complex128 lanes, planar (see ProdC64 and unplanar).
 	c64 func(a []complex64) [lanes8]float64
+	// c128 is c64 for complex128 runs (see ProdC128).
+	c128 func(a []complex128) [lanes8]float64
 
 	// foldF64 is fold for float64 lanes: the same products in the same
 	// order, so any implementation gives the same bits. The lanes pass by

@@ -164,3 +164,139 @@ done256:
 	VMOVUPD Y7, 224(DI)
 	VZEROUPPER
 	RET
+
+// The complex128 kernels (see ProdC128): the same planar lanes, a block of
+// 16 complex128 split into real and imaginary parts by two-source
+// permutes (AVX-512) or unpacks (AVX2) instead of widened.
+
+// The qword indices that gather the real parts (even) and the imaginary
+// parts (odd) of eight interleaved complex128 held in two zmm.
+DATA evenC128<>+0(SB)/8, $0
+DATA evenC128<>+8(SB)/8, $2
+DATA evenC128<>+16(SB)/8, $4
+DATA evenC128<>+24(SB)/8, $6
+DATA evenC128<>+32(SB)/8, $8
+DATA evenC128<>+40(SB)/8, $10
+DATA evenC128<>+48(SB)/8, $12
+DATA evenC128<>+56(SB)/8, $14
+GLOBL evenC128<>(SB), RODATA|NOPTR, $64
+
+DATA oddC128<>+0(SB)/8, $1
+DATA oddC128<>+8(SB)/8, $3
+DATA oddC128<>+16(SB)/8, $5
+DATA oddC128<>+24(SB)/8, $7
+DATA oddC128<>+32(SB)/8, $9
+DATA oddC128<>+40(SB)/8, $11
+DATA oddC128<>+48(SB)/8, $13
+DATA oddC128<>+56(SB)/8, $15
+GLOBL oddC128<>(SB), RODATA|NOPTR, $64
+
+// SPLITC128 loads eight complex128 at mA and mB (four each) into their
+// real parts RE and imaginary parts IM, in element order.
+#define SPLITC128(mA, mB, RE, IM) \
+	VMOVUPD   mA, RE; \
+	VMOVAPD   RE, IM; \
+	VPERMT2PD mB, Z30, RE; \
+	VPERMT2PD mB, Z31, IM
+
+// func prodC128AVX512(a []complex128) [32]float64
+//
+// Lanes 0-7 in Z0 (real) and Z2 (imaginary), lanes 8-15 in Z1 and Z3.
+TEXT ·prodC128AVX512(SB), NOSPLIT, $0-280
+	MOVQ      a_base+0(FP), SI
+	MOVQ      a_len+8(FP), CX
+	VMOVDQU64 evenC128<>(SB), Z30
+	VMOVDQU64 oddC128<>(SB), Z31
+	SHRQ      $4, CX
+	JZ        doneC128
+	SPLITC128(0(SI), 64(SI), Z0, Z2)
+	SPLITC128(128(SI), 192(SI), Z1, Z3)
+	ADDQ      $256, SI
+	DECQ      CX
+	JZ        doneC128
+
+loopC128:
+	PREFETCHT0 PREFETCH(SI)
+	PREFETCHT0 (PREFETCH+128)(SI)
+	SPLITC128(0(SI), 64(SI), Z10, Z11)
+	SPLITC128(128(SI), 192(SI), Z12, Z13)
+	CMUL512(Z0, Z2, Z10, Z11)
+	CMUL512(Z1, Z3, Z12, Z13)
+	ADDQ       $256, SI
+	DECQ       CX
+	JNZ        loopC128
+
+doneC128:
+	LEAQ    ret+24(FP), DI
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VZEROUPPER
+	RET
+
+// STEPC128 multiplies four complex128 at m into the lanes X+Yi. The
+// unpacks leave the four in the order 0, 2, 1, 3 (their two 128-bit
+// halves apart), and so they stay in the lanes: VPERMPD puts them back at
+// the end.
+#define STEPC128(m, X, Y) \
+	VMOVUPD   m, Y10; \
+	VUNPCKLPD 32+m, Y10, Y8; \
+	VUNPCKHPD 32+m, Y10, Y9; \
+	CMUL256(X, Y, Y8, Y9)
+
+#define FIRSTC128(m, X, Y) \
+	VMOVUPD   m, Y10; \
+	VUNPCKLPD 32+m, Y10, X; \
+	VUNPCKHPD 32+m, Y10, Y
+
+// func prodC128AVX2(a []complex128) [32]float64
+//
+// Lanes 4q..4q+3 in Yq (real) and Y(4+q) (imaginary), in the order 0, 2,
+// 1, 3 until the end.
+TEXT ·prodC128AVX2(SB), NOSPLIT, $0-280
+	MOVQ    a_base+0(FP), SI
+	MOVQ    a_len+8(FP), CX
+	SHRQ    $4, CX
+	JZ      doneC128x
+	FIRSTC128(0(SI), Y0, Y4)
+	FIRSTC128(64(SI), Y1, Y5)
+	FIRSTC128(128(SI), Y2, Y6)
+	FIRSTC128(192(SI), Y3, Y7)
+	ADDQ    $256, SI
+	DECQ    CX
+	JZ      orderC128x
+
+loopC128x:
+	PREFETCHT0 PREFETCH(SI)
+	PREFETCHT0 (PREFETCH+128)(SI)
+	STEPC128(0(SI), Y0, Y4)
+	STEPC128(64(SI), Y1, Y5)
+	STEPC128(128(SI), Y2, Y6)
+	STEPC128(192(SI), Y3, Y7)
+	ADDQ       $256, SI
+	DECQ       CX
+	JNZ        loopC128x
+
+orderC128x:
+	VPERMPD $0xd8, Y0, Y0
+	VPERMPD $0xd8, Y1, Y1
+	VPERMPD $0xd8, Y2, Y2
+	VPERMPD $0xd8, Y3, Y3
+	VPERMPD $0xd8, Y4, Y4
+	VPERMPD $0xd8, Y5, Y5
+	VPERMPD $0xd8, Y6, Y6
+	VPERMPD $0xd8, Y7, Y7
+
+doneC128x:
+	LEAQ    ret+24(FP), DI
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VZEROUPPER
+	RET

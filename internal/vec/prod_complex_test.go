@@ -27,8 +27,9 @@ func sameC128(x, y complex128) bool {
 	return sameF64(real(x), real(y)) && sameF64(imag(x), imag(y))
 }
 
-// prodC64Order is ProdC64's documented order, written out on its own.
-func prodC64Order(a []complex64) complex128 {
+// prodC64Order is ProdC64's documented order, written out on its own
+// (ProdC128's too).
+func prodC64Order[C complex64 | complex128](a []C) complex128 {
 	if len(a) < ProdC64Min {
 		p := complex128(1)
 		for i, v := range a {
@@ -71,6 +72,30 @@ func TestProdC64(t *testing.T) {
 				a, _ := sliceAt(n, off, func() complex64 { return nearOneC64(r) })
 				want := prodC64Order(a)
 				if got := ProdC64(a); !sameC128(got, want) {
+					t.Fatalf("%s n=%d off=%d: got %v, want %v", v.Name(), n, off, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestProdC128 is TestProdC64 for ProdC128, on complex128 elements of
+// modulus near 1 (with the same specials).
+func TestProdC128(t *testing.T) {
+	defer func(saved prodKernels) { prodImpl = saved }(prodImpl)
+	r := rand.New(rand.NewPCG(23, 24))
+	gen := func() complex128 {
+		c := nearOneC64(r)
+		// Low bits of its own, so that float64 rounding shows.
+		return complex(real(complex128(c))*(1+0x1p-40*r.Float64()), imag(complex128(c))*(1-0x1p-40*r.Float64()))
+	}
+	for _, v := range prodTable.Variants() {
+		prodImpl = v.K
+		for _, n := range testLengths(r, 16) {
+			for _, off := range testOffsets(n) {
+				a, _ := sliceAt(n, off, gen)
+				want := prodC64Order(a)
+				if got := ProdC128(a); !sameC128(got, want) {
 					t.Fatalf("%s n=%d off=%d: got %v, want %v", v.Name(), n, off, got, want)
 				}
 			}
@@ -125,6 +150,27 @@ func BenchmarkProdC64(b *testing.B) {
 	}
 	b.Run("one-chain", func(b *testing.B) {
 		b.SetBytes(int64(8 * len(a)))
+		for b.Loop() {
+			sinkC128 = prodC64Left(a)
+		}
+	})
+}
+
+// BenchmarkProdC128 is BenchmarkProdC64 for complex128.
+func BenchmarkProdC128(b *testing.B) {
+	defer func(saved prodKernels) { prodImpl = saved }(prodImpl)
+	a := filled(1<<16, complex128(1+1e-6i))
+	for _, v := range prodTable.Variants() {
+		b.Run(v.Name(), func(b *testing.B) {
+			prodImpl = v.K
+			b.SetBytes(int64(16 * len(a)))
+			for b.Loop() {
+				sinkC128 = ProdC128(a)
+			}
+		})
+	}
+	b.Run("one-chain", func(b *testing.B) {
+		b.SetBytes(int64(16 * len(a)))
 		for b.Loop() {
 			sinkC128 = prodC64Left(a)
 		}

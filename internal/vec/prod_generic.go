@@ -10,7 +10,7 @@ var prodGo = prodKernels{
 	i8: blocksWiden[int8], u8: blocksWiden[uint8],
 	i16: blocksWiden[int16], u16: blocksWiden[uint16],
 	f16: blocksHalf(f16ToF32), bf16: blocksHalf(bf16ToF32),
-	c64:     blocksC64,
+	c64: blocksC64, c128: blocksC128,
 	foldF64: foldGoF64,
 }
 

@@ -115,6 +115,15 @@ func prodC64AVX512(a []complex64) [lanes8]float64
 //go:noescape
 func prodC64AVX2(a []complex64) [lanes8]float64
 
+// prodC128AVX512 and prodC128AVX2 are the complex128 block kernels (see
+// ProdC128), with the same planar lanes.
+//
+//go:noescape
+func prodC128AVX512(a []complex128) [lanes8]float64
+
+//go:noescape
+func prodC128AVX2(a []complex128) [lanes8]float64
+
 //go:noescape
 func sumF32AVX512(a []float32) [lanes8]float64
 
@@ -193,7 +202,7 @@ var prodAVX512 = prodKernels{
 	i8: prodI8AVX512, u8: prodU8AVX512,
 	i16: prodI16AVX512, u16: prodU16AVX512,
 	f16: prodF16AVX512, bf16: prodBF16AVX512,
-	c64:     prodC64AVX512,
+	c64: prodC64AVX512, c128: prodC128AVX512,
 	foldF64: foldF64AVX512,
 }
 
@@ -205,7 +214,7 @@ var prodAVX2 = prodKernels{
 	i8: prodI8AVX2, u8: prodU8AVX2,
 	i16: prodI16AVX2, u16: prodU16AVX2,
 	f16: prodF16AVX2, bf16: prodBF16AVX2,
-	c64:     prodC64AVX2,
+	c64: prodC64AVX2, c128: prodC128AVX2,
 	foldF64: foldF64AVX2,
 }
 

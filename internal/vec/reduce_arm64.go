@@ -85,7 +85,8 @@ var prodNEON = prodKernels{
 	i8: prodI8NEON, u8: prodU8NEON,
 	i16: prodI16NEON, u16: prodU16NEON,
 	f16: prodF16NEON, bf16: prodBF16NEON,
-	c64:     blocksC64, // the Go twin: no NEON complex kernel yet
+	c64:     blocksC64, // the Go twins: no NEON complex kernels yet
+	c128:    blocksC128,
 	foldF64: foldF64NEON,
 }
 
