@@ -193,15 +193,3 @@ func (b *band) reclaim(p *uint64) {
 	b.free = append(b.free, freeBuffer{unsafe.Pointer(p), time.Now(), fromCollection})
 	scheduleIdleSweep()
 }
-
-// dropFree lets b's free slab at index i go, its pages handed back to the
-// kernel first; mu is held.
-func (b *band) dropFree(i int) {
-	returned += returnPages(b.free[i].p, b.slabSize())
-	dropped++
-	tracked -= b.slabSize()
-	last := len(b.free) - 1
-	copy(b.free[i:], b.free[i+1:])
-	b.free[last] = freeBuffer{}
-	b.free = b.free[:last]
-}

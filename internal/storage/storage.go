@@ -373,28 +373,43 @@ func makeRoom(size int) bool {
 	limit := poolLimit()
 	for _, c := range classes {
 		for tracked+size > limit && len(c.free) > 0 {
-			c.drop(0)
+			dropFree(&c.free, 0, c.size)
 		}
 	}
 	for i := range bands {
 		for b := &bands[i]; tracked+size > limit && len(b.free) > 0; {
-			b.dropFree(0)
+			dropFree(&b.free, 0, b.slabSize())
 		}
 	}
 	return tracked+size <= limit
 }
 
-// drop lets the free buffer at index i go to the garbage collector, its
-// pages handed back to the kernel first so that the memory returns at once
-// rather than at the next collection; mu is held.
-func (c *class) drop(i int) {
-	returned += returnPages(c.free[i].p, c.size)
+// dropFree lets the free buffer (or slab) of size bytes at index i of
+// *free go to the garbage collector, its pages handed back to the kernel
+// first so that the memory returns at once rather than at the next
+// collection; mu is held.
+func dropFree(free *[]freeBuffer, i, size int) {
+	f := *free
+	returned += returnPages(f[i].p, size)
 	dropped++
-	tracked -= c.size
-	last := len(c.free) - 1
-	copy(c.free[i:], c.free[i+1:])
-	c.free[last] = freeBuffer{} // the backing array must not keep it alive
-	c.free = c.free[:last]
+	tracked -= size
+	last := len(f) - 1
+	copy(f[i:], f[i+1:])
+	f[last] = freeBuffer{} // the backing array must not keep it alive
+	*free = f[:last]
+}
+
+// dropIdle drops the buffers of size bytes on *free that have waited since
+// before cutoff, and reports whether any is left; mu is held.
+func dropIdle(free *[]freeBuffer, size int, cutoff time.Time) bool {
+	for i := 0; i < len(*free); {
+		if (*free)[i].since.After(cutoff) {
+			i++
+			continue
+		}
+		dropFree(free, i, size)
+	}
+	return len(*free) > 0
 }
 
 // nearGoLimit reports whether the Go runtime's memory is within an eighth
@@ -468,25 +483,10 @@ func releaseIdle() {
 	cutoff := time.Now().Add(-idleRelease)
 	left := false
 	for _, c := range classes {
-		for i := 0; i < len(c.free); {
-			if c.free[i].since.After(cutoff) {
-				i++
-				continue
-			}
-			c.drop(i)
-		}
-		left = left || len(c.free) > 0
+		left = dropIdle(&c.free, c.size, cutoff) || left
 	}
 	for i := range bands {
-		b := &bands[i]
-		for j := 0; j < len(b.free); {
-			if b.free[j].since.After(cutoff) {
-				j++
-				continue
-			}
-			b.dropFree(j)
-		}
-		left = left || len(b.free) > 0
+		left = dropIdle(&bands[i].free, bands[i].slabSize(), cutoff) || left
 	}
 	sweeping = left
 	if left {
