@@ -199,3 +199,30 @@ func TestSlabsStartNoCollection(t *testing.T) {
 		}
 	})
 }
+
+// TestSlabsStayUnderGOMEMLIMIT drops pieces of every band under a
+// GOMEMLIMIT with a quarter of it live: the slabs the pool tracks count
+// against the same quarter as its buffers, and the Go runtime's memory
+// stays under the limit.
+func TestSlabsStayUnderGOMEMLIMIT(t *testing.T) {
+	reset()
+	withMinPooled(t, func() {
+		const limit = 64 << 20
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+		live := make([]byte, limit/4)
+		fill(unsafe.Pointer(&live[0]), len(live), 1)
+		peakTracked := 0
+		sizes := slabSizes(MinPooled)
+		for i := range 20000 {
+			size := sizes[i%len(sizes)]
+			fill(Get(size, false), size, 2)
+			if i%256 == 0 {
+				peakTracked = max(peakTracked, ReadStats().Tracked)
+			}
+		}
+		runtime.KeepAlive(live)
+		if peakTracked > limit/4 {
+			t.Errorf("the pool tracked %d bytes of slabs under GOMEMLIMIT=%d, more than a quarter", peakTracked, limit)
+		}
+	})
+}
