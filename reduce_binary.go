@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/cast"
 	"github.com/tensor-go/tensor/internal/ewise"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/scratch"
@@ -184,8 +185,25 @@ func prepareReduceOfBinary(r *ewise.Reduction, op *ewise.Binary, x, y any, opts 
 		strides: st, shape: s, plan: p}, false, nil
 }
 
-// run makes the accumulators and walks the plan into them.
+// run makes the accumulators and walks the plan into them. Where the
+// accumulators are wider than the result (float32 summed in float64) and
+// each tile's are contiguous, they live in a tile buffer of the goroutine's
+// and are rounded into the result as each tile is done (see part): no
+// accumulator array of the result's size to fault in, fill and convert.
 func (f *fusedReduce) run() (*Tensor, error) {
+	if f.tiledAccumulators() {
+		out, err := newProductTensor(f.rd, f.rs)
+		if err != nil {
+			return nil, wrapErr(f.r.Name, err)
+		}
+		f.out = out.storage
+		if f.w <= 1 {
+			f.part(f.split, 0, 0)
+		} else {
+			f.kept()
+		}
+		return out, nil
+	}
 	acc, err := newProductTensor(f.accType, f.rs)
 	if err != nil {
 		return nil, wrapErr(f.r.Name, err)
@@ -209,6 +227,25 @@ func (f *fusedReduce) run() (*Tensor, error) {
 	}
 	return out, copyInto(out, acc)
 }
+
+// tiledAccumulators reports whether part keeps the accumulators in tile
+// buffers: they are not the result's dtype, there are several, the kept
+// dimensions outside split have one index (so a tile's accumulators are
+// contiguous), and two indices of split fit a tile buffer.
+func (f *fusedReduce) tiledAccumulators() bool {
+	if f.accType == f.rd || f.n <= 1 || f.split < 0 {
+		return false
+	}
+	for i := range f.split {
+		if f.strides[0][i] != 0 && f.shape[i] > 1 {
+			return false
+		}
+	}
+	return 2*f.accPerIndex() <= fusedAccTile
+}
+
+// accPerIndex is the accumulator bytes per index of split.
+func (f *fusedReduce) accPerIndex() int { return f.n / f.shape[f.split] * f.accType.Size() }
 
 // fusedReduceMin is the product size from which reduceOfBinary fuses: below
 // it the product is a few cache lines and forming it costs nothing.
@@ -236,6 +273,7 @@ type fusedReduce struct {
 	shape      []int
 	plan       *iter.Plan
 	side       *fusedSide
+	out        unsafe.Pointer // the result, when the accumulators are tiled
 }
 
 // fusedSide is MulWithSum's side product out = a·u, out contiguous like a
@@ -316,11 +354,16 @@ func (f *fusedReduce) part(split, lo, hi int) {
 		}
 		hi = f.shape[split]
 	}
-	per := f.n / f.shape[split] * f.accType.Size() // accumulator bytes per index of split
+	per := f.accPerIndex()
 	t := max(2, fusedAccTile/per)
 	ops := f.operands()
 	sub := slices.Clone(f.shape)
 	bases := run.bases
+	var tile *fusedTile
+	if f.out != nil {
+		tile = fusedTilePool.Get()
+		defer fusedTilePool.Put(tile)
+	}
 	for first := lo; first < hi; first += t {
 		last := min(first+t, hi)
 		if hi-last < 2 {
@@ -328,12 +371,30 @@ func (f *fusedReduce) part(split, lo, hi int) {
 		}
 		sub[split] = last - first
 		for k := range ops {
-			run.bases[k] = unsafe.Add(bases[k], first*ops[k][split])
+			if k > 0 || tile == nil { // tiled accumulators have no array to offset
+				run.bases[k] = unsafe.Add(bases[k], first*ops[k][split])
+			}
 		}
-		iter.NewPlan(sub, ops...).Run(run.bases[:run.nops], run.kernel)
+		if tile != nil {
+			// The tile's accumulators, contiguous, start the buffer.
+			count := (last - first) * per / f.accType.Size()
+			run.bases[0] = unsafe.Pointer(&tile[0])
+			f.r.Fill(f.accType, run.bases[0], count, false)
+			iter.NewPlan(sub, ops...).Run(run.bases[:run.nops], run.kernel)
+			rs := f.rd.Size()
+			cast.Kernel(f.rd, f.accType)(unsafe.Add(f.out, first*per/f.accType.Size()*rs), rs, run.bases[0], f.accType.Size(), count)
+		} else {
+			iter.NewPlan(sub, ops...).Run(run.bases[:run.nops], run.kernel)
+		}
 		first = last - t
 	}
 }
+
+// fusedTile is a tile buffer of accumulators: fusedAccTile bytes and one
+// more index's worth (the last tile of a part may take one index more).
+type fusedTile [fusedAccTile + fusedAccTile/2]byte
+
+var fusedTilePool = scratch.List[fusedTile]{New: func() *fusedTile { return new(fusedTile) }}
 
 // fusedAccTile bounds the accumulators one tile of part folds into: half
 // the 2 MiB second-level cache of current cores, the rest for the operands

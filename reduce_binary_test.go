@@ -283,3 +283,31 @@ func TestMulWithSumMatchesSeparateCalls(t *testing.T) {
 		}
 	}
 }
+
+// Accumulators kept in tile buffers and rounded tile by tile (a float32
+// result) give the bits of accumulators kept whole (the float64 result of
+// WithDType, rounded afterwards).
+func TestMulSumTiledAccumulators(t *testing.T) {
+	for _, c := range mulSumCases() {
+		x := c.x(t, Float32)
+		var y any = c.y(t, Float32)
+		if y.(*Tensor) == nil {
+			y = 3
+		}
+		got, err := MulSum(x, y, c.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wide, err := MulSum(x, y, append(slices.Clone(c.opts), WithDType(Float64))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := ToSlice[float32](got)
+		w, _ := ToSlice[float32](Must(wide.AsType(Float32)))
+		for i := range g {
+			if math.Float32bits(g[i]) != math.Float32bits(w[i]) {
+				t.Fatalf("%s: element %d is %v, %v from the float64 accumulators", c.name, i, g[i], w[i])
+			}
+		}
+	}
+}
