@@ -74,6 +74,59 @@ func TestColdOutputSameBytes(t *testing.T) {
 	}
 }
 
+// TestColdMixedSameBytes is TestColdOutputSameBytes for operands of mixed
+// dtypes, whose promoting kernels stream through a buffer: the fused
+// float32 × int32 case, converted inputs, and an output of another dtype
+// than the computation's; flat runs, a broadcast scalar and a planned row
+// broadcast, on one and two threads.
+func TestColdMixedSameBytes(t *testing.T) {
+	defer func(b int) { ColdStreamBytes = b }(ColdStreamBytes)
+	ColdStreamBytes = 0
+	rng := rand.New(rand.NewPCG(21, 22))
+	pool := randomBytes(rng, 16*(3*iter.MinParallel+2048))
+	f32, f64, i32 := dtype.Float32, dtype.Float64, dtype.Int32
+	mixes := [][4]dtype.DType{ // compute, out, a, b
+		{f32, f32, f32, i32}, {f32, f32, i32, f32}, {f64, f64, dtype.Int16, f32},
+		{f32, f64, f32, dtype.Uint8}, {dtype.Complex128, dtype.Complex128, f32, dtype.Complex64},
+	}
+	for _, procs := range []int{1, 2} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		for _, op := range []*Binary{Mul, Add, Sub} {
+			for _, m := range mixes {
+				c, od, ad, bd := m[0], m[1], m[2], m[3]
+				for _, n := range []int{3*iter.MinParallel + 17, 4096/od.Size() + 1, 1000, 129, 7} {
+					for _, shift := range []int{0, 1} {
+						for _, scalar := range []bool{false, true} {
+							bStride := bd.Size()
+							if scalar {
+								bStride = 0
+							}
+							run := func(out unsafe.Pointer, cold bool) {
+								op.Run(c, n,
+									Operand{Base: out, DType: od, Stride: od.Size(), Cold: cold},
+									Operand{Base: unsafe.Pointer(&pool[0]), DType: ad, Stride: ad.Size()},
+									Operand{Base: unsafe.Pointer(&pool[len(pool)-n*bd.Size()]), DType: bd, Stride: bStride})
+							}
+							name := fmt.Sprintf("%s %v=%v(%v,%v) n=%d shift=%d scalar=%v procs=%d", op.Name, od, c, ad, bd, n, shift, scalar, procs)
+							compareCold(t, name, n*od.Size(), shift*od.Size(), run)
+						}
+					}
+				}
+				cols := 1024
+				rows := 3*iter.MinParallel/cols + 5
+				run := func(out unsafe.Pointer, cold bool) {
+					op.RunStrided(c, []int{rows, cols}, rows*cols,
+						Operand{Base: out, DType: od, Cold: cold},
+						Operand{Base: unsafe.Pointer(&pool[0]), DType: ad},
+						Operand{Base: unsafe.Pointer(&pool[len(pool)-cols*bd.Size()]), DType: bd},
+						[3][]int{{cols * od.Size(), od.Size()}, {cols * ad.Size(), ad.Size()}, {0, bd.Size()}})
+				}
+				compareCold(t, fmt.Sprintf("%s %v=%v(%v,%v) row broadcast procs=%d", op.Name, od, c, ad, bd, procs), rows*cols*od.Size(), 0, run)
+			}
+		}
+	}
+}
+
 // TestColdConvertSameBytes checks Convert into a cold output against the
 // same conversion stored as usual, guards included, at lengths about the
 // buffer's edges and every start within a line, on one and two threads.

@@ -65,9 +65,10 @@ func (op *Binary) Run(c dtype.DType, n int, out, a, b Operand) {
 		return
 	}
 	dts := [3]dtype.DType{out.DType, a.DType, b.DType}
-	cold := out.Cold && dts == [3]dtype.DType{c, c, c} && n*c.Size() >= ColdStreamBytes
+	bytes := n * out.DType.Size()
+	cold := out.Cold && bytes >= ColdStreamBytes
 	if cold {
-		storage.MapForStreaming(out.Base, n*c.Size())
+		storage.MapForStreaming(out.Base, bytes)
 	}
 	op.runFlat(c, dts, n, [3]Operand{out, a, b}, cold)
 }
@@ -83,11 +84,13 @@ func (op *Binary) RunStrided(c dtype.DType, shape []int, n int, out, a, b Operan
 	}
 	dts := [3]dtype.DType{out.DType, a.DType, b.DType}
 	same := dts == [3]dtype.DType{c, c, c}
-	cold := out.Cold && same && n*c.Size() >= ColdStreamBytes
+	bytes := n * out.DType.Size()
 	inOrder := readsInOrder(strides[1], shape) && readsInOrder(strides[2], shape)
-	if cold = cold && inOrder && wholeLineRows(shape, c); cold {
-		storage.MapForStreaming(out.Base, n*c.Size())
+	cold := out.Cold && bytes >= ColdStreamBytes && inOrder && wholeLineRows(shape, out.DType)
+	if cold {
+		storage.MapForStreaming(out.Base, bytes)
 	}
+	stream := cold || bytes >= StreamOutputBytes && inOrder
 	r := &planned{op: op, c: c, dts: dts,
 		bases: [3]unsafe.Pointer{out.Base, a.Base, b.Base},
 		sizes: [3]int{out.DType.Size(), a.DType.Size(), b.DType.Size()},
@@ -98,9 +101,11 @@ func (op *Binary) RunStrided(c dtype.DType, shape []int, n int, out, a, b Operan
 	// value to allocate); only mixed dtypes make a promoter per goroutine.
 	w := iter.Workers(n)
 	switch {
+	case !same && stream:
+		r.plan.Execute(r.bases[:], r.sizes[:], w, r.streamingKernel)
 	case !same:
 		r.plan.Execute(r.bases[:], r.sizes[:], w, r.kernel)
-	case cold || n*c.Size() >= StreamOutputBytes && inOrder:
+	case stream:
 		r.plan.Execute(r.bases[:], r.sizes[:], w, op.streamingOf[c])
 	default:
 		r.plan.Execute(r.bases[:], r.sizes[:], w, op.kernelOf[c])
@@ -122,6 +127,12 @@ type planned struct {
 // kernel returns a goroutine's promoting kernel of c.
 func (r *planned) kernel() iter.Kernel {
 	return r.op.Promoted(r.c, r.dts)
+}
+
+// streamingKernel returns a goroutine's promoting kernel of c whose output
+// is streamed out through a buffer (streamedVia).
+func (r *planned) streamingKernel() iter.Kernel {
+	return streamedVia(r.kernel(), r.sizes[0])
 }
 
 // wholeLineRows reports whether the output's rows (its innermost
@@ -159,8 +170,7 @@ func readsInOrder(st, to []int) bool {
 // runFlat runs a flat operation: one run of n elements, shared between
 // goroutines in parts of whole cache lines (64 elements are a multiple of
 // a 64-byte line for every element size), each with its own promoter and
-// so its own buffers. stream takes the Streaming kernels (the dtypes are
-// all c).
+// so its own buffers. stream streams the output (see runPart).
 func (op *Binary) runFlat(c dtype.DType, dts [3]dtype.DType, n int, ops [3]Operand, stream bool) {
 	var ptrs [iter.MaxOperands]unsafe.Pointer
 	var strides [iter.MaxOperands]int
@@ -187,17 +197,22 @@ func (op *Binary) runFlat(c dtype.DType, dts [3]dtype.DType, n int, ops [3]Opera
 const align = 64
 
 // runPart computes one part of a flat operation, with a pooled promoter
-// when the dtypes differ, or with the Streaming kernel when stream is set.
+// when the dtypes differ; stream streams the output (the Streaming kernel,
+// or the promoter's results through a buffer).
 func (op *Binary) runPart(c dtype.DType, dts [3]dtype.DType, n int, ptrs [iter.MaxOperands]unsafe.Pointer, strides [iter.MaxOperands]int, stream bool) {
-	if stream {
-		iter.Call(op.Streaming(c), n, 3, ptrs, strides)
-		return
-	}
 	if dts == [3]dtype.DType{c, c, c} {
-		iter.Call(op.Kernel(c), n, 3, ptrs, strides)
+		k := op.Kernel(c)
+		if stream {
+			k = op.Streaming(c)
+		}
+		iter.Call(k, n, 3, ptrs, strides)
 		return
 	}
 	p := op.GetPromoter(c, dts)
-	iter.Call(p.Kernel, n, 3, ptrs, strides)
+	k := p.Kernel
+	if stream {
+		k = streamedVia(k, dts[0].Size())
+	}
+	iter.Call(k, n, 3, ptrs, strides)
 	p.Release()
 }

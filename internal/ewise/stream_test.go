@@ -15,7 +15,8 @@ import (
 // BenchmarkStreamedVia times cold 16 MiB float32 outputs (beyond
 // ColdStreamBytes) of Mul through its streaming kernels, of Mul and Sub
 // streamed through a buffer (streamedVia) and of Sub stored as usual, and
-// of a conversion from int32 (Convert) both ways, the
+// of a conversion from int32 (Convert) and of a float32 × int32 Mul (its
+// promoting kernel through the buffer) both ways, the
 // outputs rotating over more memory than the L2s hold, as a plain loop's
 // dropped results do. The cases alternate call by call in rounds (the
 // machine may be shared), and each reports its best round's wall and CPU
@@ -36,8 +37,11 @@ func BenchmarkStreamedVia(b *testing.B) {
 		name string
 		op   *Binary // nil: Convert from int32
 		cold bool
-	}{{"mul-kernels", Mul, true}, {"mul-via", mulVia, true}, {"sub-via", Sub, true}, {"sub-plain", Sub, false},
-		{"astype-via", nil, true}, {"astype-plain", nil, false}}
+		bdt  dtype.DType
+	}{{"mul-kernels", Mul, true, dtype.Float32}, {"mul-via", mulVia, true, dtype.Float32},
+		{"sub-via", Sub, true, dtype.Float32}, {"sub-plain", Sub, false, dtype.Float32},
+		{"astype-via", nil, true, 0}, {"astype-plain", nil, false, 0},
+		{"mulf32i32-via", Mul, true, dtype.Int32}, {"mulf32i32-plain", Mul, false, dtype.Int32}}
 	wall, cpu := make([]float64, len(cases)), make([]float64, len(cases))
 	next := 0
 	for b.Loop() {
@@ -53,7 +57,7 @@ func BenchmarkStreamedVia(b *testing.B) {
 				c.op.Run(dtype.Float32, n,
 					Operand{Base: unsafe.Pointer(&o[0]), DType: dtype.Float32, Stride: 4, Cold: c.cold},
 					Operand{Base: unsafe.Pointer(&x[0]), DType: dtype.Float32, Stride: 4},
-					Operand{Base: unsafe.Pointer(&y[0]), DType: dtype.Float32, Stride: 4})
+					Operand{Base: unsafe.Pointer(&y[0]), DType: c.bdt, Stride: 4})
 			}
 			w, u := float64(time.Since(t0))/calls, float64(cpuTime()-c0)/calls
 			if wall[k] == 0 || w < wall[k] {
