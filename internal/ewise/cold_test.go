@@ -40,6 +40,9 @@ func TestColdOutputSameBytes(t *testing.T) {
 				for _, n := range lengths {
 					a, b := pool[:n*size], pool[len(pool)-n*size:]
 					for _, shift := range []int{0, 1, 64/size - 1} {
+						if n > 4096 && shift > 0 {
+							continue // the long run's starts are the short runs' (race lane time)
+						}
 						for _, scalar := range []bool{false, true} {
 							bStride := size
 							if scalar {
