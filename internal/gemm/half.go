@@ -31,6 +31,10 @@ func MulHalf(f HalfFormat, m, n, k int, a, b Matrix[uint16], c Matrix[float32], 
 		// As in mul: compute Cᵀ = Bᵀ·Aᵀ so C's rows are contiguous.
 		m, n, a, b, c = n, m, b.transpose(), a.transpose(), c.transpose()
 	}
+	if rows, kk, mat, x, y, ok := halfVector(m, n, k, a, b, c); ok && halfVectors {
+		mulHalfVector(f, rows, kk, mat, x, y, opt)
+		return
+	}
 	if f == BFloat16 && active.bf16 != nil && useTiles(m, n, k) && mulTiles(active.bf16, m, n, k, a, b, c, opt.threads()) {
 		return // else an operand holds a subnormal, which the tiles would flush
 	}

@@ -79,8 +79,8 @@ func mulBlocked[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Opt
 // set with tiles sum otherwise and are checked in tiles_test.go; here they
 // widen.
 func TestMulHalf(t *testing.T) {
-	defer func(k *tileKernel) { active.bf16 = k }(active.bf16)
-	active.bf16 = nil
+	defer func(k *tileKernel, v bool) { active.bf16, halfVectors = k, v }(active.bf16, halfVectors)
+	active.bf16, halfVectors = nil, false
 	rng := rand.New(rand.NewPCG(20, 21))
 	for _, f := range []HalfFormat{Float16, BFloat16} {
 		convert := halfConverter(f)
@@ -142,6 +142,69 @@ func TestMulHalfBatch(t *testing.T) {
 		for j, w := range want {
 			if c[cOffs[i]+j] != w {
 				t.Fatalf("matrix %d element %d = %v, MulHalf gives %v", i, j, c[cOffs[i]+j], w)
+			}
+		}
+	}
+}
+
+// TestMulHalfVector checks the half-precision matrix-vector path (A·x and
+// x·B) bit for bit against the float32 row kernels on the widened
+// operands, on every thread count, across row blocks and with strided
+// vectors, and the guards around the output.
+func TestMulHalfVector(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 39))
+	for _, f := range []HalfFormat{Float16, BFloat16} {
+		convert := halfConverter(f)
+		for _, m := range []int{1, 3, 4, 5, 33, 130, 1000} {
+			for _, k := range []int{1, 7, 300, 5000} {
+				gen := func(n int) []uint16 {
+					s := make([]uint16, n)
+					for i := range s {
+						s[i] = uint16(rng.IntN(2))<<15 | 0x3c00 | uint16(rng.IntN(1024))
+						if f == BFloat16 {
+							s[i] = uint16(rng.IntN(2))<<15 | 0x3f80 | uint16(rng.IntN(128))
+						}
+					}
+					return s
+				}
+				a := Matrix[uint16]{gen(m*(k+2) + 1), 1, k + 2, 1}
+				xStride := 1 + rng.IntN(2)
+				x := Matrix[uint16]{gen(k * xStride), 0, xStride, 1}
+				af, xf := make([]float32, m*k), make([]float32, k)
+				for i := range m {
+					convert(af[i*k:(i+1)*k], a.Data[a.Off+i*a.RS:a.Off+i*a.RS+k])
+				}
+				for p := range k {
+					convert(xf[p:p+1], x.Data[p*xStride:p*xStride+1])
+				}
+				want := Matrix[float32]{make([]float32, m), 0, 1, 1}
+				gemvRows(0, m, k, Matrix[float32]{af, 0, k, 1}, xf, want)
+				for threads := 1; threads <= 3; threads++ {
+					for _, rowVector := range []bool{false, true} {
+						data := make([]float32, guard+2*m+guard)
+						for i := range data {
+							data[i] = 7
+						}
+						c := Matrix[float32]{data, guard, 2, 1} // m×1, every other element
+						if rowVector {
+							// x·Aᵀ: a 1×k row vector times the k×m transpose of A,
+							// into a 1×m row (RS not 1, so MulHalf keeps it a row).
+							row := Matrix[float32]{data, guard, 2*m + 1, 2}
+							MulHalf(f, 1, m, k, x.transpose(), a.transpose(), row, Options{Threads: threads})
+						} else {
+							MulHalf(f, m, 1, k, a, x, c, Options{Threads: threads})
+						}
+						for i := range data {
+							w := float32(7)
+							if i >= guard && i < guard+2*m && (i-guard)%2 == 0 {
+								w = want.Data[(i-guard)/2]
+							}
+							if math.Float32bits(data[i]) != math.Float32bits(w) {
+								t.Fatalf("format %d %dx%d row vector %v, %d threads: element %d = %v, want %v", f, m, k, rowVector, threads, i, data[i], w)
+							}
+						}
+					}
+				}
 			}
 		}
 	}

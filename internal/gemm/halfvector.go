@@ -1,0 +1,93 @@
+package gemm
+
+import "github.com/tensor-go/tensor/internal/scratch"
+
+// Half-precision matrix-vector products (m == 1 or n == 1 in MulHalf) are
+// bound by reading the matrix once: packing it into GEMM tiles, as the
+// blocked path does, costs seventy times the float32 matrix-vector path
+// (4096² bfloat16 0.95 GFLOP per CPU-second against 66 for float32). They
+// widen a few rows of the matrix at a time into a float32 buffer that
+// stays in cache and run the float32 row kernels (gemvRows: dot4 on groups
+// of four rows, dot on the rest) on it. Blocks and goroutine ranges start
+// at multiples of four rows, so each row is summed in the same order
+// whatever the thread count.
+
+// halfVectors switches the path on (a variable so that TestMulHalf can
+// compare the blocked path's bits on vector shapes too).
+var halfVectors = true
+
+// halfVectorBytes is the size of the float32 buffer one block of rows is
+// widened into: it stays in L2 (2 MiB, or the 512 KiB of a Zen 3 core)
+// while the row kernels read it, beside x.
+const halfVectorBytes = 128 << 10
+
+// halfVectorBuffers are idle widening buffers (x and a block of rows).
+var halfVectorBuffers = scratch.List[halfVectorBuffer]{New: func() *halfVectorBuffer { return new(halfVectorBuffer) }}
+
+type halfVectorBuffer struct{ x, rows []float32 }
+
+// grow returns s with length n, reallocated only when too short.
+func grow(s []float32, n int) []float32 {
+	if cap(s) < n {
+		return make([]float32, n)
+	}
+	return s[:n]
+}
+
+// halfVector reports whether MulHalf takes its matrix-vector path for C =
+// A·B (m×k A, k×n B), and returns the matrix with contiguous rows, the
+// vector and the output as y = M·x.
+func halfVector(m, n, k int, a, b Matrix[uint16], c Matrix[float32]) (rows, kk int, mat, x Matrix[uint16], y Matrix[float32], ok bool) {
+	switch {
+	case n == 1 && a.CS == 1 && a.RS > 0:
+		return m, k, a, b, c, true
+	case m == 1 && b.RS == 1 && b.CS > 0:
+		// A row vector times B is Bᵀ times a column vector.
+		return n, k, b.transpose(), a.transpose(), c.transpose(), true
+	}
+	return 0, 0, Matrix[uint16]{}, Matrix[uint16]{}, Matrix[float32]{}, false
+}
+
+// mulHalfVector computes y = A·x for an m×k A of half-precision bits in
+// format f whose rows are contiguous (CS == 1, RS > 0), a k-vector x
+// (element p at x.Off + p·x.RS) and an m-vector y (element i at y.Off +
+// i·y.RS).
+func mulHalfVector(f HalfFormat, m, k int, a, x Matrix[uint16], y Matrix[float32], opt Options) {
+	convert := halfConverter(f)
+	buf := halfVectorBuffers.Get()
+	defer halfVectorBuffers.Put(buf)
+	buf.x = grow(buf.x, k)
+	if x.RS == 1 {
+		convert(buf.x, x.Data[x.Off:x.Off+k])
+	} else {
+		for p := range k {
+			convert(buf.x[p:p+1], x.Data[x.Off+p*x.RS:x.Off+p*x.RS+1])
+		}
+	}
+	xs := buf.x
+	block := max(4, halfVectorBytes/4/k&^3) // rows widened at once, a multiple of 4
+	threads := max(1, min(opt.threads(), m*k/minGemvPerThread))
+	if threads == 1 {
+		widenRows(buf, convert, block, 0, m, k, a, xs, y)
+		return
+	}
+	split(m, 4, threads, func(i0, i1 int) {
+		own := halfVectorBuffers.Get()
+		widenRows(own, convert, block, i0, i1, k, a, xs, y)
+		halfVectorBuffers.Put(own)
+	})
+}
+
+// widenRows computes rows [i0, i1) of y = A·x (i0 a multiple of 4), block
+// rows of A widened at a time into buf.rows.
+func widenRows(buf *halfVectorBuffer, convert func([]float32, []uint16), block, i0, i1, k int, a Matrix[uint16], xs []float32, y Matrix[float32]) {
+	for b0 := i0; b0 < i1; b0 += block {
+		rows := min(block, i1-b0)
+		buf.rows = grow(buf.rows, rows*k)
+		for r := range rows {
+			at := a.Off + (b0+r)*a.RS
+			convert(buf.rows[r*k:(r+1)*k], a.Data[at:at+k])
+		}
+		gemvRows(0, rows, k, Matrix[float32]{buf.rows, 0, k, 1}, xs, y.shift(b0, 0))
+	}
+}
