@@ -177,7 +177,7 @@ func takeAny(size int, zero bool) (p unsafe.Pointer, class int, cold bool) {
 	}
 	if size < MinPooled && size <= maxPiece {
 		p, class := takePiece(size, zero)
-		return p, class, false
+		return p, class, false // too small for any caller to store around the caches
 	}
 	p, owner, src := take(classFor(size), zero)
 	switch {
