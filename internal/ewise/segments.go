@@ -199,10 +199,29 @@ func prodTree[T float32 | float64](acc, x unsafe.Pointer, sacc, sx, n, seg int) 
 			s := (*[4]T)(unsafe.Add(x, i*sx))
 			*at[float64](acc, i, sacc) *= (float64(s[0]) * float64(s[2])) * (float64(s[1]) * float64(s[3]))
 		}
+	case 5:
+		for i := range n {
+			s := (*[5]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) *= ((float64(s[0]) * float64(s[4])) * float64(s[2])) * (float64(s[1]) * float64(s[3]))
+		}
+	case 6:
+		for i := range n {
+			s := (*[6]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) *= ((float64(s[0]) * float64(s[4])) * float64(s[2])) * ((float64(s[1]) * float64(s[5])) * float64(s[3]))
+		}
+	case 7:
+		for i := range n {
+			s := (*[7]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) *= ((float64(s[0]) * float64(s[4])) * (float64(s[2]) * float64(s[6]))) * ((float64(s[1]) * float64(s[5])) * float64(s[3]))
+		}
+	case 8:
+		for i := range n {
+			s := (*[8]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) *= ((float64(s[0]) * float64(s[4])) * (float64(s[2]) * float64(s[6]))) * ((float64(s[1]) * float64(s[5])) * (float64(s[3]) * float64(s[7])))
+		}
 	default:
 		for i := range n {
-			l := segmentLanes[T](unsafe.Add(x, i*sx), seg, 1)
-			*at[float64](acc, i, sacc) *= prodLanes(&l)
+			*at[float64](acc, i, sacc) *= prodFold[T](unsafe.Add(x, i*sx), seg)
 		}
 	}
 }
@@ -244,10 +263,29 @@ func sumTree[T float32 | float64](acc, x unsafe.Pointer, sacc, sx, n, seg int) {
 			s := (*[4]T)(unsafe.Add(x, i*sx))
 			*at[float64](acc, i, sacc) += (float64(s[0]) + float64(s[2])) + (float64(s[1]) + float64(s[3]))
 		}
+	case 5:
+		for i := range n {
+			s := (*[5]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) += ((float64(s[0]) + float64(s[4])) + float64(s[2])) + (float64(s[1]) + float64(s[3]))
+		}
+	case 6:
+		for i := range n {
+			s := (*[6]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) += ((float64(s[0]) + float64(s[4])) + float64(s[2])) + ((float64(s[1]) + float64(s[5])) + float64(s[3]))
+		}
+	case 7:
+		for i := range n {
+			s := (*[7]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) += ((float64(s[0]) + float64(s[4])) + (float64(s[2]) + float64(s[6]))) + ((float64(s[1]) + float64(s[5])) + float64(s[3]))
+		}
+	case 8:
+		for i := range n {
+			s := (*[8]T)(unsafe.Add(x, i*sx))
+			*at[float64](acc, i, sacc) += ((float64(s[0]) + float64(s[4])) + (float64(s[2]) + float64(s[6]))) + ((float64(s[1]) + float64(s[5])) + (float64(s[3]) + float64(s[7])))
+		}
 	default:
 		for i := range n {
-			l := segmentLanes[T](unsafe.Add(x, i*sx), seg, negZero)
-			*at[float64](acc, i, sacc) += sumLanes(&l)
+			*at[float64](acc, i, sacc) += sumFold[T](unsafe.Add(x, i*sx), seg)
 		}
 	}
 }
@@ -375,41 +413,73 @@ func complexSumSegments[C complex64 | complex128](acc, x unsafe.Pointer, sacc, s
 // negZero is -0, where float sums start (the identity of IEEE addition).
 var negZero = math.Copysign(0, -1)
 
-// segmentLanes returns the lanes of vec's order for a segment of seg
-// elements at p: element j in lane j, the identity in the others.
-func segmentLanes[T float32 | float64](p unsafe.Pointer, seg int, identity float64) (l [MaxSegment]float64) {
-	for j := range l {
-		l[j] = identity
+// prodFold is vec's fold for a segment of 9 to 16 elements at p: element
+// j in lane j, lanes folded pairwise (j with j+8, then j+4, j+2, j+1).
+// The lanes past the segment would hold 1, whose products are exact
+// no-ops, so the first round multiplies element j by element j+8 where
+// there is one, and the last three rounds are the full tree of eight; the
+// written-out cases above are the same tree for shorter segments.
+func prodFold[T float32 | float64](p unsafe.Pointer, seg int) float64 {
+	e := int(unsafe.Sizeof(T(0)))
+	x := func(j int) float64 { return float64(*at[T](p, j, e)) }
+	l0, l1, l2, l3, l4, l5, l6, l7 := x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7)
+	switch seg {
+	case 16:
+		l7 *= x(15)
+		fallthrough
+	case 15:
+		l6 *= x(14)
+		fallthrough
+	case 14:
+		l5 *= x(13)
+		fallthrough
+	case 13:
+		l4 *= x(12)
+		fallthrough
+	case 12:
+		l3 *= x(11)
+		fallthrough
+	case 11:
+		l2 *= x(10)
+		fallthrough
+	case 10:
+		l1 *= x(9)
+		fallthrough
+	case 9:
+		l0 *= x(8)
 	}
-	for j, v := range run[T](p, seg) {
-		l[j] = float64(v)
-	}
-	return l
+	return ((l0 * l4) * (l2 * l6)) * ((l1 * l5) * (l3 * l7))
 }
 
-// prodLanes folds 16 lanes pairwise by multiplication, as vec's fold does
-// its last four rounds.
-func prodLanes(l *[MaxSegment]float64) float64 {
-	for j := range 8 {
-		l[j] *= l[j+8]
+// sumFold is prodFold for the sum (the left-out lanes would hold -0).
+func sumFold[T float32 | float64](p unsafe.Pointer, seg int) float64 {
+	e := int(unsafe.Sizeof(T(0)))
+	x := func(j int) float64 { return float64(*at[T](p, j, e)) }
+	l0, l1, l2, l3, l4, l5, l6, l7 := x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7)
+	switch seg {
+	case 16:
+		l7 += x(15)
+		fallthrough
+	case 15:
+		l6 += x(14)
+		fallthrough
+	case 14:
+		l5 += x(13)
+		fallthrough
+	case 13:
+		l4 += x(12)
+		fallthrough
+	case 12:
+		l3 += x(11)
+		fallthrough
+	case 11:
+		l2 += x(10)
+		fallthrough
+	case 10:
+		l1 += x(9)
+		fallthrough
+	case 9:
+		l0 += x(8)
 	}
-	for j := range 4 {
-		l[j] *= l[j+4]
-	}
-	l[0] *= l[2]
-	l[1] *= l[3]
-	return l[0] * l[1]
-}
-
-// sumLanes is prodLanes for the sum.
-func sumLanes(l *[MaxSegment]float64) float64 {
-	for j := range 8 {
-		l[j] += l[j+8]
-	}
-	for j := range 4 {
-		l[j] += l[j+4]
-	}
-	l[0] += l[2]
-	l[1] += l[3]
-	return l[0] + l[1]
+	return ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7))
 }
