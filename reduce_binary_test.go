@@ -257,7 +257,7 @@ func TestMulWithSumMatchesSeparateCalls(t *testing.T) {
 	defer func(old int) { ewise.StreamOutputBytes = old }(ewise.StreamOutputBytes)
 	for _, procs := range []int{1, 2} {
 		runtime.GOMAXPROCS(procs)
-		ewise.StreamOutputBytes = 1 << 60
+		ewise.StreamOutputBytes = math.MaxInt
 		if procs == 2 {
 			ewise.StreamOutputBytes = 0 // every side product streamed
 		}
