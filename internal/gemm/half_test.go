@@ -148,9 +148,10 @@ func TestMulHalfBatch(t *testing.T) {
 }
 
 // TestMulHalfVector checks the half-precision matrix-vector path (A·x and
-// x·B) bit for bit against the float32 row kernels on the widened
-// operands, on every thread count, across row blocks and with strided
-// vectors, and the guards around the output.
+// x·B) bit for bit against the float32 row kernels on the widened operands
+// (or, for bfloat16 on a set with a dot kernel, its Go twin), on every
+// thread count, across row blocks and with strided vectors, and the guards
+// around the output.
 func TestMulHalfVector(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 39))
 	for _, f := range []HalfFormat{Float16, BFloat16} {
@@ -178,7 +179,14 @@ func TestMulHalfVector(t *testing.T) {
 					convert(xf[p:p+1], x.Data[p*xStride:p*xStride+1])
 				}
 				want := Matrix[float32]{make([]float32, m), 0, 1, 1}
-				gemvRows(0, m, k, Matrix[float32]{af, 0, k, 1}, xf, want)
+				if f == BFloat16 && active.dot4BF16 != nil {
+					// The set's dot kernel, whose bits are its twin's (TestDot4BF16).
+					for i := range m {
+						want.Data[i] = dotBF16Go(a.Data[a.Off+i*a.RS:a.Off+i*a.RS+k], xf)
+					}
+				} else {
+					gemvRows(0, m, k, Matrix[float32]{af, 0, k, 1}, xf, want)
+				}
 				for threads := 1; threads <= 3; threads++ {
 					for _, rowVector := range []bool{false, true} {
 						data := make([]float32, guard+2*m+guard)
@@ -204,6 +212,46 @@ func TestMulHalfVector(t *testing.T) {
 							}
 						}
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestDot4BF16 checks each set's bfloat16 four-row dot kernel against the
+// Go twin bit for bit at every tail length, with NaN, ±Inf and −0 among
+// the inputs.
+func TestDot4BF16(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 40))
+	for _, v := range kernelSets.Variants() {
+		dot4 := v.K.dot4BF16
+		if dot4 == nil {
+			continue
+		}
+		for k := 1; k <= 200; k++ {
+			lda := k + rng.IntN(5)
+			a := make([]uint16, 3*lda+k)
+			for i := range a {
+				a[i] = bf16Bits(rng.Float64()*4 - 2)
+				switch rng.IntN(64) {
+				case 0:
+					a[i] = 0x7fc0 // NaN
+				case 1:
+					a[i] = 0xff80 // -Inf
+				case 2:
+					a[i] = 0x8000 // -0
+				}
+			}
+			x := make([]float32, k)
+			for i := range x {
+				x[i] = float32(bf16Value(bf16Bits(rng.Float64()*2 - 1)))
+			}
+			var got [4]float32
+			dot4(&a[0], lda, &x[0], k, &got)
+			for r := range 4 {
+				want := dotBF16Go(a[r*lda:r*lda+k], x)
+				if math.Float32bits(got[r]) != math.Float32bits(want) && !(want != want && got[r] != got[r]) {
+					t.Fatalf("%s k=%d lda=%d row %d: %v, twin %v", v.Name(), k, lda, r, got[r], want)
 				}
 			}
 		}

@@ -5,12 +5,14 @@ import "github.com/tensor-go/tensor/internal/scratch"
 // Half-precision matrix-vector products (m == 1 or n == 1 in MulHalf) are
 // bound by reading the matrix once: packing it into GEMM tiles, as the
 // blocked path does, costs seventy times the float32 matrix-vector path
-// (4096² bfloat16 0.95 GFLOP per CPU-second against 66 for float32). They
-// widen a few rows of the matrix at a time into a float32 buffer that
-// stays in cache and run the float32 row kernels (gemvRows: dot4 on groups
-// of four rows, dot on the rest) on it. Blocks and goroutine ranges start
-// at multiples of four rows, so each row is summed in the same order
-// whatever the thread count.
+// (4096² bfloat16 0.95 GFLOP per CPU-second against 66 for float32).
+// bfloat16 on a set with a dot kernel (dot4BF16, AVX-512) widens in its
+// registers and reads the matrix once (15.5); otherwise a few rows at a
+// time are widened into a float32 buffer that stays in cache and the
+// float32 row kernels (gemvRows: dot4 on groups of four rows, dot on the
+// rest) run on it (6.2). Blocks and goroutine ranges start at multiples of
+// four rows, so each row is summed in the same order whatever the thread
+// count.
 
 // halfVectors switches the path on (a variable so that TestMulHalf can
 // compare the blocked path's bits on vector shapes too).
@@ -65,6 +67,10 @@ func mulHalfVector(f HalfFormat, m, k int, a, x Matrix[uint16], y Matrix[float32
 		}
 	}
 	xs := buf.x
+	if dot4 := active.dot4BF16; f == BFloat16 && dot4 != nil {
+		dotRowsBF16(dot4, m, k, a, xs, y, opt)
+		return
+	}
 	block := max(4, halfVectorBytes/4/k&^3) // rows widened at once, a multiple of 4
 	threads := max(1, min(opt.threads(), m*k/minGemvPerThread))
 	if threads == 1 {
@@ -90,4 +96,68 @@ func widenRows(buf *halfVectorBuffer, convert func([]float32, []uint16), block, 
 		}
 		gemvRows(0, rows, k, Matrix[float32]{buf.rows, 0, k, 1}, xs, y.shift(b0, 0))
 	}
+}
+
+// dot4BF16Func is a four-row bfloat16 dot product that widens in its
+// registers: out[r] = Σ_p A[r][p]·x[p] for the rows at a, a+lda, a+2·lda
+// and a+3·lda, summed as dotBF16Go sums.
+type dot4BF16Func func(a *uint16, lda int, x *float32, k int, out *[4]float32)
+
+// dotRowsBF16 is mulHalfVector for bfloat16 with a set's dot4BF16: rows in
+// groups of four from multiples of four, the last one to three through the
+// twin, which sums as the kernel does, so no bit depends on the split.
+func dotRowsBF16(dot4 dot4BF16Func, m, k int, a Matrix[uint16], xs []float32, y Matrix[float32], opt Options) {
+	rows := func(i0, i1 int) {
+		var out [4]float32
+		i := i0
+		for ; i+4 <= i1; i += 4 {
+			dot4(&a.Data[a.Off+i*a.RS], a.RS, &xs[0], k, &out)
+			for r, v := range out {
+				y.Data[y.Off+(i+r)*y.RS] = v
+			}
+		}
+		for ; i < i1; i++ {
+			at := a.Off + i*a.RS
+			y.Data[y.Off+i*y.RS] = dotBF16Go(a.Data[at:at+k], xs)
+		}
+	}
+	threads := max(1, min(opt.threads(), m*k/minGemvPerThread))
+	if threads == 1 {
+		rows(0, m)
+		return
+	}
+	split(m, 4, threads, rows)
+}
+
+// dotBF16Go is the Go twin of the dot4BF16Func kernels for one row: 32
+// lanes, lane l summing elements 32q+l in order (each product of two
+// half-precision values is exact in float32, so rounding it first is what
+// a fused multiply-add gives), the lanes past a short last step adding +0,
+// then folded l + l+16, l + l+8, l + l+4, l + l+2, l + l+1.
+func dotBF16Go(row []uint16, x []float32) float32 {
+	var acc [32]float32
+	k := len(row)
+	x = x[:k]
+	full := k &^ 31
+	for p := 0; p < full; p += 32 {
+		r, v := (*[32]uint16)(row[p:]), (*[32]float32)(x[p:])
+		for l := range 32 {
+			acc[l] += float32(widenBF16(r[l]) * v[l])
+		}
+	}
+	if tail := k - full; tail > 0 {
+		for l := range 32 {
+			if l < tail {
+				acc[l] += float32(widenBF16(row[full+l]) * x[full+l])
+			} else {
+				acc[l] += 0
+			}
+		}
+	}
+	for w := 16; w >= 1; w /= 2 {
+		for l := range w {
+			acc[l] += acc[l+w]
+		}
+	}
+	return acc[0]
 }

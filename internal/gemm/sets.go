@@ -45,6 +45,10 @@ type kernelSet struct {
 	wideRows128F32, wideRows128F64 func(dst, src unsafe.Pointer, rows, stride, odd int)
 	wideRows64F32, wideRows64F64   func(dst, src unsafe.Pointer, rows, stride, odd int)
 
+	// dot4BF16, when set, is the bfloat16 matrix-vector kernel
+	// (halfvector.go); without it the rows are widened into a buffer.
+	dot4BF16 dot4BF16Func
+
 	// bf16, when set, multiplies bfloat16 products on tiles (tiles.go)
 	// instead of widening them to float32 (half.go).
 	bf16 *tileKernel

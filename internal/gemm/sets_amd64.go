@@ -26,6 +26,7 @@ func init() {
 	avx512.copyRows128 = copyRows128AVX512
 	avx512.wideRows128F32, avx512.wideRows128F64 = wideRows128F32AVX512, wideRows128F64AVX512
 	avx512.minFlopsPerThread = avx512MinFlopsPerThread
+	avx512.dot4BF16 = dot4BF16AVX512
 	kernelSets.Add(kernels.AVX512, avx512)
 
 	amx := avx512
