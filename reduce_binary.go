@@ -180,9 +180,63 @@ func prepareReduceOfBinary(r *ewise.Reduction, op *ewise.Binary, x, y any, opts 
 		}
 		w = min(w, s[split]/2)
 	}
-	return &fusedReduce{r: r, op: op, c: c, accType: accType, rd: rd, rs: rs, n: n, split: split, w: w,
+	blocks := 0
+	if n > 1 && mask[0] && n*accType.Size() <= fusedBlockAcc && s[0] >= 2*fusedBlockMin {
+		// Few accumulators and an outermost reduced dimension (a bias's
+		// rows): blocks of whole rows, each a slab of memory read straight
+		// through, into partial accumulators of their own, rather than
+		// strips of every row for each goroutine. The count is the shape's.
+		blocks = min(fusedBlocks, s[0]/fusedBlockMin)
+	}
+	return &fusedReduce{r: r, op: op, c: c, accType: accType, rd: rd, rs: rs, n: n, split: split, w: w, blocks: blocks,
 		dts: [3]dtype.DType{c, a.dtype, b.dtype}, bases: [3]unsafe.Pointer{nil, firstElement(a), firstElement(b)},
 		strides: st, shape: s, plan: p}, false, nil
+}
+
+// A fused reduction onto at most fusedBlockAcc bytes of accumulators whose
+// outermost dimension is reduced goes in up to fusedBlocks blocks of at
+// least fusedBlockMin indices of it (see prepareReduceOfBinary).
+const (
+	fusedBlockAcc = 64 << 10
+	fusedBlocks   = 8
+	fusedBlockMin = 64
+)
+
+// inBlocks runs the plan in f.blocks blocks along dimension 0, block k
+// into accumulators of its own (block 0 into the result's), the blocks
+// shared between goroutines, then combines the partial accumulators into
+// the result's in block order, so that the bits do not depend on the
+// goroutines.
+func (f *fusedReduce) inBlocks() {
+	size := f.accType.Size()
+	partials, _ := empty(f.accType, []int{f.blocks - 1, f.n})
+	f.r.Fill(f.accType, partials.storage, (f.blocks-1)*f.n, false)
+	d := f.shape[0]
+	step := (d + f.blocks - 1) / f.blocks
+	ops := f.operands()
+	iter.ParallelWorkers(f.blocks, f.w, func(_, lo, hi int) {
+		run := f.newRun()
+		defer run.release()
+		sub := slices.Clone(f.shape)
+		bases := run.bases
+		for k := lo; k < hi; k++ {
+			first, last := k*step, min((k+1)*step, d)
+			sub[0] = last - first
+			for i := range ops {
+				run.bases[i] = unsafe.Add(bases[i], first*ops[i][0])
+			}
+			if k > 0 {
+				run.bases[0] = unsafe.Add(partials.storage, (k-1)*f.n*size)
+			} else {
+				run.bases[0] = bases[0]
+			}
+			iter.NewPlan(sub, ops...).Run(run.bases[:run.nops], run.kernel)
+		}
+	})
+	combine := f.r.Combine(f.accType)
+	for k := range f.blocks - 1 {
+		combine([]unsafe.Pointer{f.bases[0], unsafe.Add(partials.storage, k*f.n*size)}, []int{size, size}, f.n)
+	}
 }
 
 // run makes the accumulators and walks the plan into them. Where the
@@ -213,6 +267,8 @@ func (f *fusedReduce) run() (*Tensor, error) {
 	switch {
 	case f.n == 1:
 		f.all()
+	case f.blocks > 1:
+		f.inBlocks()
 	case f.w <= 1:
 		f.part(f.split, 0, 0)
 	default:
@@ -233,7 +289,7 @@ func (f *fusedReduce) run() (*Tensor, error) {
 // dimensions outside split have one index (so a tile's accumulators are
 // contiguous), and two indices of split fit a tile buffer.
 func (f *fusedReduce) tiledAccumulators() bool {
-	if f.accType == f.rd || f.n <= 1 || f.split < 0 {
+	if f.accType == f.rd || f.n <= 1 || f.split < 0 || f.blocks > 1 {
 		return false
 	}
 	for i := range f.split {
@@ -267,6 +323,7 @@ type fusedReduce struct {
 	rs         []int       // the result's shape
 	n          int         // the number of accumulators
 	split, w   int
+	blocks     int // blocks along dimension 0 (see inBlocks), or 0
 	dts        [3]dtype.DType
 	bases      [3]unsafe.Pointer
 	strides    [3][]int
