@@ -181,8 +181,10 @@ func TestMulHalfVector(t *testing.T) {
 				want := Matrix[float32]{make([]float32, m), 0, 1, 1}
 				if f == BFloat16 && active.dot4BF16 != nil {
 					// The set's dot kernel, whose bits are its twin's (TestDot4BF16).
+					xd := make([]float32, roundUp(k, 32))
+					deinterleaveX(xd, xf)
 					for i := range m {
-						want.Data[i] = dotBF16Go(a.Data[a.Off+i*a.RS:a.Off+i*a.RS+k], xf)
+						want.Data[i] = dotBF16Go(a.Data[a.Off+i*a.RS:a.Off+i*a.RS+k], xd)
 					}
 				} else {
 					gemvRows(0, m, k, Matrix[float32]{af, 0, k, 1}, xf, want)
@@ -246,10 +248,19 @@ func TestDot4BF16(t *testing.T) {
 			for i := range x {
 				x[i] = float32(bf16Value(bf16Bits(rng.Float64()*2 - 1)))
 			}
+			xd := make([]float32, roundUp(k, 32))
+			deinterleaveX(xd, x)
 			var got [4]float32
-			dot4(&a[0], lda, &x[0], k, &got)
+			dot4(&a[0], lda, &xd[0], k, &got)
 			for r := range 4 {
-				want := dotBF16Go(a[r*lda:r*lda+k], x)
+				want := dotBF16Go(a[r*lda:r*lda+k], xd)
+				var exact float64
+				for p := range k {
+					exact += bf16Value(a[r*lda+p]) * float64(x[p])
+				}
+				if d := math.Abs(float64(want) - exact); !math.IsNaN(exact) && !math.IsInf(exact, 0) && d > float64(k)*0x1p-24*4*float64(k) {
+					t.Fatalf("k=%d row %d: twin %v, exact %v", k, r, want, exact)
+				}
 				if math.Float32bits(got[r]) != math.Float32bits(want) && !(want != want && got[r] != got[r]) {
 					t.Fatalf("%s k=%d lda=%d row %d: %v, twin %v", v.Name(), k, lda, r, got[r], want)
 				}

@@ -16,16 +16,40 @@
 	VADDSS        x1, x0, x0; \
 	VMOVSS        x0, dst
 
+// STEP splits the four rows' steps in Z8, Z10, Z12, Z14 into even (Z9...)
+// and odd (Z8...) float32 and adds their products with x's step.
+#define STEP \
+	VMOVUPS     (DI), Z16; \
+	VMOVUPS     64(DI), Z17; \
+	VPSLLD      $16, Z8, Z9; \
+	VPSLLD      $16, Z10, Z11; \
+	VPSLLD      $16, Z12, Z13; \
+	VPSLLD      $16, Z14, Z15; \
+	VPANDD      Z31, Z8, Z8; \
+	VPANDD      Z31, Z10, Z10; \
+	VPANDD      Z31, Z12, Z12; \
+	VPANDD      Z31, Z14, Z14; \
+	VFMADD231PS Z16, Z9, Z0; \
+	VFMADD231PS Z17, Z8, Z1; \
+	VFMADD231PS Z16, Z11, Z2; \
+	VFMADD231PS Z17, Z10, Z3; \
+	VFMADD231PS Z16, Z13, Z4; \
+	VFMADD231PS Z17, Z12, Z5; \
+	VFMADD231PS Z16, Z15, Z6; \
+	VFMADD231PS Z17, Z14, Z7
+
 // func dot4BF16AVX512(a *uint16, lda int, x *float32, k int, out *[4]float32)
 //
-// Four rows of bfloat16 A dotted with a float32 x, each bfloat16 widened in
-// its register (VPMOVZXWD, then a shift into the upper half) before the
-// fused multiply-add: the product of two half-precision values is exact in
-// float32, so fusing changes nothing and dotBF16Go gives the same bits.
-// Row r sums in 32 lanes, Z(2r) for elements 32q+l (l < 16) and Z(2r+1)
-// for 32q+16+l; the last k mod 32 elements go through masked loads that
-// read nothing past them and add +0 to the other lanes. The lanes then
-// fold as dotBF16Go does: 32 -> 16 (l + l+16), 8, 4, 2, 1.
+// Four rows of bfloat16 A dotted with a float32 x laid out in steps of 32
+// (deinterleaveX: the 16 even elements of a step, then the 16 odd ones,
+// zeros past k). A 64-byte load of a row holds a step; shifted left by 16
+// bits its dwords are the even elements as float32, masked with
+// 0xffff0000 the odd ones, so no shuffle is needed. The product of two
+// half-precision values is exact in float32, so fusing changes nothing and
+// dotBF16Go gives the same bits. Row r sums in 32 lanes, Z(2r) for the
+// even elements 32q+2l, Z(2r+1) for the odd 32q+2l+1; the last k mod 32
+// elements come through a masked load that reads nothing past them. The
+// lanes then fold as dotBF16Go does: 32 -> 16 (l + l+16), 8, 4, 2, 1.
 TEXT ·dot4BF16AVX512(SB), NOSPLIT, $0-40
 	MOVQ a+0(FP), SI
 	MOVQ lda+8(FP), BX
@@ -34,6 +58,8 @@ TEXT ·dot4BF16AVX512(SB), NOSPLIT, $0-40
 	MOVQ k+24(FP), CX
 	MOVQ out+32(FP), DX
 	LEAQ (SI)(BX*2), R8
+	MOVL $0xffff0000, AX
+	VPBROADCASTD AX, Z31
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -47,37 +73,16 @@ TEXT ·dot4BF16AVX512(SB), NOSPLIT, $0-40
 	JZ   tail
 
 loop:
-	VMOVUPS     (DI), Z16
-	VMOVUPS     64(DI), Z17
-	VPMOVZXWD   (SI), Z8
-	VPMOVZXWD   32(SI), Z9
-	VPMOVZXWD   (SI)(BX*1), Z10
-	VPMOVZXWD   32(SI)(BX*1), Z11
-	VPMOVZXWD   (R8), Z12
-	VPMOVZXWD   32(R8), Z13
-	VPMOVZXWD   (R8)(BX*1), Z14
-	VPMOVZXWD   32(R8)(BX*1), Z15
-	VPSLLD      $16, Z8, Z8
-	VPSLLD      $16, Z9, Z9
-	VPSLLD      $16, Z10, Z10
-	VPSLLD      $16, Z11, Z11
-	VPSLLD      $16, Z12, Z12
-	VPSLLD      $16, Z13, Z13
-	VPSLLD      $16, Z14, Z14
-	VPSLLD      $16, Z15, Z15
-	VFMADD231PS Z16, Z8, Z0
-	VFMADD231PS Z17, Z9, Z1
-	VFMADD231PS Z16, Z10, Z2
-	VFMADD231PS Z17, Z11, Z3
-	VFMADD231PS Z16, Z12, Z4
-	VFMADD231PS Z17, Z13, Z5
-	VFMADD231PS Z16, Z14, Z6
-	VFMADD231PS Z17, Z15, Z7
-	ADDQ        $64, SI
-	ADDQ        $64, R8
-	ADDQ        $128, DI
-	DECQ        AX
-	JNZ         loop
+	VMOVDQU16 (SI), Z8
+	VMOVDQU16 (SI)(BX*1), Z10
+	VMOVDQU16 (R8), Z12
+	VMOVDQU16 (R8)(BX*1), Z14
+	STEP
+	ADDQ $64, SI
+	ADDQ $64, R8
+	ADDQ $128, DI
+	DECQ AX
+	JNZ  loop
 
 tail:
 	ANDQ $31, CX
@@ -85,35 +90,12 @@ tail:
 	MOVQ $1, AX
 	SHLQ CX, AX
 	DECQ AX
-	KMOVW AX, K1
-	SHRQ $16, AX
-	KMOVW AX, K2
-	VMOVUPS.Z   (DI), K1, Z16
-	VMOVUPS.Z   64(DI), K2, Z17
-	VPMOVZXWD.Z (SI), K1, Z8
-	VPMOVZXWD.Z 32(SI), K2, Z9
-	VPMOVZXWD.Z (SI)(BX*1), K1, Z10
-	VPMOVZXWD.Z 32(SI)(BX*1), K2, Z11
-	VPMOVZXWD.Z (R8), K1, Z12
-	VPMOVZXWD.Z 32(R8), K2, Z13
-	VPMOVZXWD.Z (R8)(BX*1), K1, Z14
-	VPMOVZXWD.Z 32(R8)(BX*1), K2, Z15
-	VPSLLD      $16, Z8, Z8
-	VPSLLD      $16, Z9, Z9
-	VPSLLD      $16, Z10, Z10
-	VPSLLD      $16, Z11, Z11
-	VPSLLD      $16, Z12, Z12
-	VPSLLD      $16, Z13, Z13
-	VPSLLD      $16, Z14, Z14
-	VPSLLD      $16, Z15, Z15
-	VFMADD231PS Z16, Z8, Z0
-	VFMADD231PS Z17, Z9, Z1
-	VFMADD231PS Z16, Z10, Z2
-	VFMADD231PS Z17, Z11, Z3
-	VFMADD231PS Z16, Z12, Z4
-	VFMADD231PS Z17, Z13, Z5
-	VFMADD231PS Z16, Z14, Z6
-	VFMADD231PS Z17, Z15, Z7
+	KMOVD AX, K1
+	VMOVDQU16.Z (SI), K1, Z8
+	VMOVDQU16.Z (SI)(BX*1), K1, Z10
+	VMOVDQU16.Z (R8), K1, Z12
+	VMOVDQU16.Z (R8)(BX*1), K1, Z14
+	STEP
 
 reduce:
 	REDUCE(Z0, Z1, Y0, Y1, X0, X1, 0(DX))

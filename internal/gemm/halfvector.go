@@ -7,7 +7,7 @@ import "github.com/tensor-go/tensor/internal/scratch"
 // blocked path does, costs seventy times the float32 matrix-vector path
 // (4096² bfloat16 0.95 GFLOP per CPU-second against 66 for float32).
 // bfloat16 on a set with a dot kernel (dot4BF16, AVX-512) widens in its
-// registers and reads the matrix once (15.5); otherwise a few rows at a
+// registers and reads the matrix once (17-25); otherwise a few rows at a
 // time are widened into a float32 buffer that stays in cache and the
 // float32 row kernels (gemvRows: dot4 on groups of four rows, dot on the
 // rest) run on it (6.2). Blocks and goroutine ranges start at multiples of
@@ -68,7 +68,9 @@ func mulHalfVector(f HalfFormat, m, k int, a, x Matrix[uint16], y Matrix[float32
 	}
 	xs := buf.x
 	if dot4 := active.dot4BF16; f == BFloat16 && dot4 != nil {
-		dotRowsBF16(dot4, m, k, a, xs, y, opt)
+		buf.rows = grow(buf.rows, roundUp(k, 32))
+		deinterleaveX(buf.rows, xs)
+		dotRowsBF16(dot4, m, k, a, buf.rows, y, opt)
 		return
 	}
 	block := max(4, halfVectorBytes/4/k&^3) // rows widened at once, a multiple of 4
@@ -100,7 +102,8 @@ func widenRows(buf *halfVectorBuffer, convert func([]float32, []uint16), block, 
 
 // dot4BF16Func is a four-row bfloat16 dot product that widens in its
 // registers: out[r] = Σ_p A[r][p]·x[p] for the rows at a, a+lda, a+2·lda
-// and a+3·lda, summed as dotBF16Go sums.
+// and a+3·lda, summed as dotBF16Go sums, with x laid out by
+// deinterleaveX.
 type dot4BF16Func func(a *uint16, lda int, x *float32, k int, out *[4]float32)
 
 // dotRowsBF16 is mulHalfVector for bfloat16 with a set's dot4BF16: rows in
@@ -129,29 +132,39 @@ func dotRowsBF16(dot4 dot4BF16Func, m, k int, a Matrix[uint16], xs []float32, y 
 	split(m, 4, threads, rows)
 }
 
-// dotBF16Go is the Go twin of the dot4BF16Func kernels for one row: 32
-// lanes, lane l summing elements 32q+l in order (each product of two
-// half-precision values is exact in float32, so rounding it first is what
-// a fused multiply-add gives), the lanes past a short last step adding +0,
-// then folded l + l+16, l + l+8, l + l+4, l + l+2, l + l+1.
-func dotBF16Go(row []uint16, x []float32) float32 {
+// deinterleaveX writes x in steps of 32 to dst (length a multiple of 32):
+// the 16 even elements of each step, then the 16 odd ones, zeros past x's
+// end; the layout in which the dot kernels split a step of a row.
+func deinterleaveX(dst, x []float32) {
+	clear(dst)
+	for p, v := range x {
+		q, e := p&^31, p&31
+		dst[q+e%2*16+e/2] = v
+	}
+}
+
+// dotBF16Go is the Go twin of the dot4BF16Func kernels for one row, with x
+// laid out by deinterleaveX: 32 lanes, lane l < 16 summing the even
+// elements 32q+2l in order and lane 16+l the odd ones 32q+2l+1 (each
+// product of two half-precision values is exact in float32, so rounding it
+// first is what a fused multiply-add gives), the positions past k in a
+// short last step adding +0, then folded l + l+16, l + l+8, l + l+4,
+// l + l+2, l + l+1.
+func dotBF16Go(row []uint16, xd []float32) float32 {
 	var acc [32]float32
 	k := len(row)
-	x = x[:k]
-	full := k &^ 31
-	for p := 0; p < full; p += 32 {
-		r, v := (*[32]uint16)(row[p:]), (*[32]float32)(x[p:])
-		for l := range 32 {
-			acc[l] += float32(widenBF16(r[l]) * v[l])
-		}
-	}
-	if tail := k - full; tail > 0 {
-		for l := range 32 {
-			if l < tail {
-				acc[l] += float32(widenBF16(row[full+l]) * x[full+l])
-			} else {
-				acc[l] += 0
+	for q := 0; q < k; q += 32 {
+		v := (*[32]float32)(xd[q:])
+		for l := range 16 {
+			var even, odd float32 // +0 past k
+			if p := q + 2*l; p < k {
+				even = widenBF16(row[p])
 			}
+			if p := q + 2*l + 1; p < k {
+				odd = widenBF16(row[p])
+			}
+			acc[l] += float32(even * v[l])
+			acc[16+l] += float32(odd * v[16+l])
 		}
 	}
 	for w := 16; w >= 1; w /= 2 {
