@@ -77,7 +77,8 @@ func copyInto(dst, src *Tensor) error {
 		if err != nil {
 			return wrapErr("copy", err)
 		}
-		copyInto(tmp, src) // fresh storage: cannot overlap
+		copyInto(tmp, src)  // fresh storage: cannot overlap
+		defer tmp.Release() // read only by this copy
 		src = tmp
 	}
 	convert := cast.Kernel(dst.dtype, src.dtype)

@@ -83,7 +83,9 @@ func elementwiseInto(op *ewise.Binary, out *Tensor, x, y any) error {
 			return wrapErr(name, err)
 		}
 		elementwiseRun(op, tmp, a, b, dt, false) // read back at once
-		return copyInto(out, tmp)
+		err = copyInto(out, tmp)
+		tmp.Release()
+		return err
 	}
 	elementwiseRun(op, out, a, b, dt, false) // the caller's buffer may be hot
 	return nil

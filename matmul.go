@@ -110,7 +110,9 @@ func MatmulInto(out, a, b *Tensor, opts ...MatmulOption) error {
 	if err := p.run(tmp); err != nil {
 		return err
 	}
-	return wrapErr("matmul", copyInto(out, tmp))
+	err = copyInto(out, tmp)
+	tmp.Release()
+	return wrapErr("matmul", err)
 }
 
 // matmulSharesStorage reports whether x and y are views of the same

@@ -281,7 +281,9 @@ func (f *fusedReduce) run() (*Tensor, error) {
 	if err != nil {
 		return nil, wrapErr(f.r.Name, err)
 	}
-	return out, copyInto(out, acc)
+	err = copyInto(out, acc)
+	acc.Release() // the accumulators are this call's alone
+	return out, err
 }
 
 // tiledAccumulators reports whether part keeps the accumulators in tile

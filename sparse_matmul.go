@@ -70,7 +70,9 @@ func matmulSparseInto(out, a, b *Tensor, opts []MatmulOption) error {
 	if err := p.runDense(tmp); err != nil {
 		return err
 	}
-	return wrapErr("matmul", copyInto(out, tmp))
+	err = copyInto(out, tmp)
+	tmp.Release()
+	return wrapErr("matmul", err)
 }
 
 // sparsePlan is a validated product with a sparse operand.
@@ -247,6 +249,7 @@ func (p *sparsePlan) runDense(out *Tensor) error {
 	if err != nil {
 		return err
 	}
+	defer p.releaseComputed(a, b)
 	c := out
 	if ct != p.dtype {
 		if c, err = newProductTensor(ct, out.shape); err != nil {
@@ -261,7 +264,9 @@ func (p *sparsePlan) runDense(out *Tensor) error {
 		kern.denseSpmm(p.operandView(a, true), b, cv)
 	}
 	if c != out {
-		return wrapErr("matmul", copyInto(out, c))
+		err := copyInto(out, c)
+		c.Release() // this call's own: the next product finds it cached
+		return wrapErr("matmul", err)
 	}
 	return nil
 }
@@ -276,6 +281,18 @@ func (p *sparsePlan) asCompute(t *Tensor, ct DType) (*Tensor, error) {
 	}
 	c, err := t.AsType(ct)
 	return c, wrapErr("matmul", err)
+}
+
+// releaseComputed gives back the dense operands asCompute converted: they
+// never leave the call (a converted sparse operand's values go to the
+// collector, Release leaves sparse tensors alone).
+func (p *sparsePlan) releaseComputed(a, b *Tensor) {
+	if a != p.a {
+		a.Release()
+	}
+	if b != p.b {
+		b.Release()
+	}
 }
 
 // operandView sees a dense operand as a matrix: a 1-D one as a row when it
