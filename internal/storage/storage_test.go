@@ -15,8 +15,12 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// reset forgets every class, as if no buffer had been handed out.
+// reset forgets every class, as if no buffer had been handed out. The
+// finalizers of buffers and slabs earlier tests dropped run first: run
+// after it, they would count their buffers into the fresh state (the
+// counters went negative and free lists gained slabs under -count=3).
 func reset() {
+	settleFinalizers()
 	mu.Lock()
 	defer mu.Unlock()
 	classes = map[int]*class{}
@@ -27,6 +31,29 @@ func reset() {
 	}
 	tracked, hits, lent, grown, returned, dropped = 0, 0, 0, 0, 0, 0
 	piecesBack.Store(0)
+}
+
+// settleFinalizers collects until a sentinel's finalizer has run, twice:
+// finalizers run one at a time on one goroutine, so every finalizer queued
+// by the first collection has run once the second sentinel's has (the
+// first batch is done before the next one is taken).
+func settleFinalizers() {
+	for range 2 {
+		done := make(chan struct{})
+		// Holding pointers keeps it out of the tiny allocator, whose
+		// objects may never be finalized.
+		sentinel := new([2]*int)
+		runtime.SetFinalizer(sentinel, func(*[2]*int) { close(done) })
+		sentinel = nil
+		for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
+			runtime.GC()
+			select {
+			case <-done:
+				deadline = time.Time{}
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
 }
 
 func TestClassSize(t *testing.T) {
