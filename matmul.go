@@ -246,7 +246,8 @@ func (p *matmulPlan) run(out *Tensor) error {
 	if err != nil {
 		return err
 	}
-	defer p.releaseConverted(a, b)
+	defer releaseMade(a, p.a)
+	defer releaseMade(b, p.b)
 	switch p.dtype {
 	case dtype.Float16, dtype.BFloat16:
 		return p.runHalf(out, a, b)
@@ -298,16 +299,14 @@ func (p *matmulPlan) operands() (a, b *Tensor, err error) {
 	return a, b, nil
 }
 
-// releaseConverted gives back the operands operands() converted: they
-// never leave the call, so the next product of the same sizes gets their
-// memory still mapped and in the caches instead of waiting for a
-// collection to find it.
-func (p *matmulPlan) releaseConverted(a, b *Tensor) {
-	if a != p.a {
-		a.Release()
-	}
-	if b != p.b {
-		b.Release()
+// releaseMade releases made, an operand converted for this call alone,
+// unless it is given itself (no conversion was needed): the next product
+// of the same sizes then gets its memory still mapped and in the caches
+// instead of waiting for a collection to find it. Release leaves sparse
+// tensors to the collector.
+func releaseMade(made, given *Tensor) {
+	if made != given {
+		made.Release()
 	}
 }
 
@@ -349,7 +348,7 @@ func (p *matmulPlan) runWidened(out *Tensor) error {
 	return wrapErr("matmul", err)
 }
 
-// releaseAll releases a call's own temporaries (see releaseConverted).
+// releaseAll releases a call's own temporaries (see releaseMade).
 func releaseAll(ts ...*Tensor) {
 	for _, t := range ts {
 		t.Release()

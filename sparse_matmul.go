@@ -249,7 +249,8 @@ func (p *sparsePlan) runDense(out *Tensor) error {
 	if err != nil {
 		return err
 	}
-	defer p.releaseComputed(a, b)
+	defer releaseMade(a, p.a)
+	defer releaseMade(b, p.b)
 	c := out
 	if ct != p.dtype {
 		if c, err = newProductTensor(ct, out.shape); err != nil {
@@ -281,18 +282,6 @@ func (p *sparsePlan) asCompute(t *Tensor, ct DType) (*Tensor, error) {
 	}
 	c, err := t.AsType(ct)
 	return c, wrapErr("matmul", err)
-}
-
-// releaseComputed gives back the dense operands asCompute converted: they
-// never leave the call (a converted sparse operand's values go to the
-// collector, Release leaves sparse tensors alone).
-func (p *sparsePlan) releaseComputed(a, b *Tensor) {
-	if a != p.a {
-		a.Release()
-	}
-	if b != p.b {
-		b.Release()
-	}
 }
 
 // operandView sees a dense operand as a matrix: a 1-D one as a row when it
