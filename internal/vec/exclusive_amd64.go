@@ -64,22 +64,32 @@ func suffixIntoAVX512(o, pre []float32, run []float64, x, s []float32, stream bo
 //go:noescape
 func transpose16AVX512(dst *float32, dstRow, dstStep int, src *float32, srcRow, srcStep, blocks int, stream bool)
 
-// columnsAVX512 streams only rows of whole aligned lines.
+// columnsAVX512 streams only rows of whole aligned lines (streamable).
 func columnsAVX512(c *Columns) {
-	var s *float32
+	s, pre, suf := c.kernelPointers()
+	exclusiveColumnsAVX512(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, c.W, c.streamable(), c.inPlace(), pre, suf)
+}
+
+// kernelPointers returns the optional slices as the kernels take them: a
+// pointer to the first element, or nil.
+func (c *Columns) kernelPointers() (s *float32, pre, suf *float64) {
 	if c.S != nil {
 		s = &c.S[0]
 	}
-	stream := c.Stream && c.W == ColumnsWidth && c.OStride%16 == 0 && uintptr(unsafe.Pointer(&c.O[0]))%64 == 0
-	var pre, suf *float64
 	if c.Pre != nil {
 		pre = &c.Pre[0]
 	}
 	if c.Suf != nil {
 		suf = &c.Suf[0]
 	}
-	inPlace := c.inPlace()
-	exclusiveColumnsAVX512(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, c.W, stream && !inPlace, inPlace, pre, suf)
+	return s, pre, suf
+}
+
+// streamable reports whether the kernels may store o with non-temporal
+// stores: asked to, a whole strip not computed in place, and rows of whole
+// aligned lines.
+func (c *Columns) streamable() bool {
+	return c.Stream && !c.inPlace() && c.W == ColumnsWidth && c.OStride%16 == 0 && uintptr(unsafe.Pointer(&c.O[0]))%64 == 0
 }
 
 // columnsAVX2 takes whole strips of ColumnsWidth columns, streaming as
@@ -95,20 +105,8 @@ func columnsAVX2(c *Columns) {
 		}
 		return
 	}
-	var s *float32
-	if c.S != nil {
-		s = &c.S[0]
-	}
-	var pre, suf *float64
-	if c.Pre != nil {
-		pre = &c.Pre[0]
-	}
-	if c.Suf != nil {
-		suf = &c.Suf[0]
-	}
-	inPlace := c.inPlace()
-	stream := c.Stream && !inPlace && c.OStride%16 == 0 && uintptr(unsafe.Pointer(&c.O[0]))%64 == 0
-	exclusiveColumnsAVX2(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, inPlace, stream, pre, suf)
+	s, pre, suf := c.kernelPointers()
+	exclusiveColumnsAVX2(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, c.inPlace(), c.streamable(), pre, suf)
 }
 
 // narrowAVX2Min is the narrowest strip columnsNarrowAVX2 takes: below it
