@@ -80,28 +80,18 @@ const rowsIntoBlock = 256
 
 // sumRowsInto is the Go twin of the sum kernels.
 func sumRowsInto[T float32 | float64](out, x []T, rows, stride int) {
-	var acc [rowsIntoBlock]float64
-	for lo := 0; lo < len(out); lo += rowsIntoBlock {
-		o := out[lo:min(lo+rowsIntoBlock, len(out))]
-		a := acc[:len(o)]
-		x0 := x[lo : lo+len(o)]
-		for i := range a {
-			a[i] = float64(x0[i])
-		}
-		for r := 1; r < rows; r++ {
-			xr := x[r*stride+lo : r*stride+lo+len(o)]
-			for i := range a {
-				a[i] += float64(xr[i])
-			}
-		}
-		for i := range o {
-			o[i] = T(a[i])
-		}
-	}
+	foldRowsInto(out, x, rows, stride, false)
 }
 
 // prodRowsInto is the Go twin of the product kernels.
 func prodRowsInto[T float32 | float64](out, x []T, rows, stride int) {
+	foldRowsInto(out, x, rows, stride, true)
+}
+
+// foldRowsInto folds each row into the accumulators by sums or by
+// products, rowsIntoBlock columns at a time; the choice is made once a
+// row, outside the loop over its elements.
+func foldRowsInto[T float32 | float64](out, x []T, rows, stride int, product bool) {
 	var acc [rowsIntoBlock]float64
 	for lo := 0; lo < len(out); lo += rowsIntoBlock {
 		o := out[lo:min(lo+rowsIntoBlock, len(out))]
@@ -112,8 +102,14 @@ func prodRowsInto[T float32 | float64](out, x []T, rows, stride int) {
 		}
 		for r := 1; r < rows; r++ {
 			xr := x[r*stride+lo : r*stride+lo+len(o)]
-			for i := range a {
-				a[i] *= float64(xr[i])
+			if product {
+				for i := range a {
+					a[i] *= float64(xr[i])
+				}
+			} else {
+				for i := range a {
+					a[i] += float64(xr[i])
+				}
 			}
 		}
 		for i := range o {
