@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 
@@ -139,4 +140,32 @@ func valuesOf(t *testing.T, x *Tensor) []float64 {
 		return out
 	}
 	return floats(t, Must(x.AsType(Float64)))
+}
+
+// TestMatmulTemporariesReturnToThePool checks that a product's own
+// temporaries (a half-precision product's float32 sums, operands converted
+// to the result dtype, int8's widened int32 operands and sums) go back to
+// the pool when the call ends: with collections off, a second call of the
+// same sizes takes them from the pool, which only a Release can have
+// filled.
+func TestMatmulTemporariesReturnToThePool(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	for _, tc := range []struct {
+		name   string
+		a, b   DType
+		minHit int
+	}{
+		{"bfloat16 sums", BFloat16, BFloat16, 1},
+		{"int8 widened", Int8, Int8, 3},
+		{"float32 operand converted", Float32, Float64, 1},
+	} {
+		a := Must(Must(Rand(1, Float32, -1, 1, 256, 256)).AsType(tc.a))
+		b := Must(Must(Rand(2, Float32, -1, 1, 256, 256)).AsType(tc.b))
+		Must(Matmul(a, b))
+		before := storage.ReadStats().Hits
+		Must(Matmul(a, b))
+		if hits := storage.ReadStats().Hits - before; hits < tc.minHit {
+			t.Errorf("%s: the second product took %d buffers from the pool, want at least %d (its temporaries)", tc.name, hits, tc.minHit)
+		}
+	}
 }
