@@ -156,9 +156,12 @@ func TestMatmulTemporariesReturnToThePool(t *testing.T) {
 		minHit int
 	}{
 		{"bfloat16 sums", BFloat16, BFloat16, 1},
-		{"int8 widened", Int8, Int8, 3},
+		{"int8 widened", Int8, Int8, 3}, // the fast path's: -slowpaths multiplies int8 as it is
 		{"float32 operand converted", Float32, Float64, 1},
 	} {
+		if tc.a == Int8 && !useFastMatmul {
+			continue
+		}
 		a := Must(Must(Rand(1, Float32, -1, 1, 256, 256)).AsType(tc.a))
 		b := Must(Must(Rand(2, Float32, -1, 1, 256, 256)).AsType(tc.b))
 		Must(Matmul(a, b))
