@@ -361,6 +361,35 @@ func TestGather(t *testing.T) {
 	}
 }
 
+func TestRepeat(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, size := range []int{1, 2, 3, 4, 8, 16} {
+		for range 50 {
+			reps, cols := 1+r.IntN(20), 1+r.IntN(20)
+			cs := size * (1 + r.IntN(3)) // a contiguous row or one read with gaps
+			src := make([]byte, cols*cs)
+			for i := range src {
+				src[i] = byte(r.Uint32())
+			}
+			dst := make([]byte, (reps*cols+2)*size)
+			for i := range dst {
+				dst[i] = 0xEE
+			}
+			repeat(unsafe.Pointer(&dst[size]), unsafe.Pointer(&src[0]), cs, reps, cols, size)
+			for i := range dst {
+				e := i/size - 1 // the buffer element of byte i
+				want := byte(0xEE)
+				if e >= 0 && e < reps*cols {
+					want = src[e%cols*cs+i%size]
+				}
+				if dst[i] != want {
+					t.Fatalf("size %d, %d reps of %d, stride %d: byte %d (element %d) is %#x, want %#x", size, reps, cols, cs, i, e, dst[i], want)
+				}
+			}
+		}
+	}
+}
+
 // nop is a kernel that keeps nothing.
 func nop([]unsafe.Pointer, []int, int) {}
 
