@@ -1,6 +1,7 @@
 package ewise
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
@@ -91,10 +92,11 @@ func (op *Binary) RunStrided(c dtype.DType, shape []int, n int, out, a, b Operan
 		storage.MapForStreaming(out.Base, bytes)
 	}
 	stream := cold || bytes >= StreamOutputBytes && inOrder
-	r := &planned{op: op, c: c, dts: dts,
-		bases: [3]unsafe.Pointer{out.Base, a.Base, b.Base},
-		sizes: [3]int{out.DType.Size(), a.DType.Size(), b.DType.Size()},
-	}
+	r := plans.Get().(*planned)
+	defer r.release()
+	r.op, r.c, r.dts = op, c, dts
+	r.bases = [3]unsafe.Pointer{out.Base, a.Base, b.Base}
+	r.sizes = [3]int{out.DType.Size(), a.DType.Size(), b.DType.Size()}
 	r.plan.Init(shape, strides[0], strides[1], strides[2])
 	// Each goroutine's kernel: the streaming one where the output is large
 	// and read in order, else the kernel of c, both prebuilt (no method
@@ -122,6 +124,19 @@ type planned struct {
 	dts   [3]dtype.DType
 	bases [3]unsafe.Pointer
 	sizes [3]int
+}
+
+// plans recycles planned operations: the walk's closures make the plan
+// escape, and a small broadcast's one allocation of it (384 bytes, with
+// pointers) cost more than its walk, in the allocation and in the
+// collections and write barriers that a loop of them brought.
+var plans = sync.Pool{New: func() any { return new(planned) }}
+
+// release returns r to plans cleared, so that an idle pooled plan keeps
+// no operand's memory alive and the next Init starts from a zero Plan.
+func (r *planned) release() {
+	*r = planned{}
+	plans.Put(r)
 }
 
 // kernel returns a goroutine's promoting kernel of c.
