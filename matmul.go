@@ -360,6 +360,11 @@ func releaseAll(ts ...*Tensor) {
 // once to the half type (semantics §7). TF32 does not apply: the operands
 // have no more mantissa bits than TF32 keeps, so it would change nothing.
 func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
+	if useFastMatmul && p.dtype == dtype.BFloat16 {
+		if done, err := p.runBF16Tiles(out, a, b); done || err != nil {
+			return err
+		}
+	}
 	c32, err := newProductTensor(dtype.Float32, out.shape)
 	if err != nil {
 		return wrapErr("matmul", err)
@@ -396,6 +401,36 @@ func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
 	err = copyInto(out, c32)
 	c32.Release()
 	return wrapErr("matmul", err)
+}
+
+// runBF16Tiles multiplies a single bfloat16 product on the AMX tiles,
+// which round each block of float32 sums to bfloat16 straight into out (the
+// same bits as rounding a float32 result): no float32 result is made, only
+// the float32 sums between K blocks when K has several. It reports false
+// when the tiles do not take the product (another kernel set, a small or
+// batched product, a subnormal operand), leaving out for runHalf to
+// overwrite.
+func (p *matmulPlan) runBF16Tiles(out, a, b *Tensor) (bool, error) {
+	l := p.layout(a, b, out)
+	defer l.release()
+	if l.count != 1 {
+		return false, nil
+	}
+	partials, ok := gemm.BF16Tiles(l.m, l.n, l.k)
+	if !ok {
+		return false, nil
+	}
+	var sums []float32
+	if partials > 0 {
+		t, err := newProductTensor(dtype.Float32, []int{partials})
+		if err != nil {
+			return false, wrapErr("matmul", err)
+		}
+		defer t.Release() // this call's alone, as runHalf's float32 result
+		sums = storageOf[float32](t)[:partials]
+	}
+	x, y, z := gemm.Matrix[uint16](view[uint16](l.a, a)), gemm.Matrix[uint16](view[uint16](l.b, b)), gemm.Matrix[uint16](view[uint16](l.c, out))
+	return gemm.MulBF16Tiles(l.m, l.n, l.k, x, y, z, sums, gemm.Options{}), nil
 }
 
 // batchLayout is a product laid out for a kernel: count products

@@ -42,6 +42,46 @@ func MulHalf(f HalfFormat, m, n, k int, a, b Matrix[uint16], c Matrix[float32], 
 	j.parallel(opt.threads())
 }
 
+// BF16Tiles reports whether MulBF16Tiles takes an m×n×k product on this
+// kernel set, and how many float32 it then needs for its partial sums
+// (zero when K is one block, so that nothing but C is written).
+func BF16Tiles(m, n, k int) (partials int, ok bool) {
+	kern := active.bf16
+	if kern == nil || !useTiles(m, n, k) {
+		return 0, false
+	}
+	if kern.kBlocks(k) > 1 {
+		partials = m * n
+	}
+	return partials, true
+}
+
+// MulBF16Tiles computes C = A·B for bfloat16 A, B and C on the tile
+// kernels, each element's float32 sum rounded once to bfloat16 while its
+// block is in L1 (the same bits as MulHalf followed by a rounding of its
+// float32 C), and reports true; partial is float32 scratch of at least the
+// length BF16Tiles gives. It reports false, with C's contents undefined,
+// when BF16Tiles does not take the product or an operand holds a subnormal
+// (which the tiles would flush): the caller then takes MulHalf.
+func MulBF16Tiles(m, n, k int, a, b, c Matrix[uint16], partial []float32, opt Options) bool {
+	np, ok := BF16Tiles(m, n, k)
+	if !ok || len(partial) < np {
+		return false
+	}
+	mustFit("C", c, m, n)
+	mustFit("A", a, m, k)
+	mustFit("B", b, k, n)
+	if c.CS != 1 && c.RS == 1 {
+		// As in mul: compute Cᵀ = Bᵀ·Aᵀ so C's rows are contiguous.
+		m, n, a, b, c = n, m, b.transpose(), a.transpose(), c.transpose()
+	}
+	var sums Matrix[float32]
+	if np > 0 {
+		sums = Matrix[float32]{Data: partial[:np], RS: n, CS: 1}
+	}
+	return mulTilesTo(active.bf16, m, n, k, a, b, sums, c, opt.threads())
+}
+
 // MulHalfBatch is MulBatch for half-precision operands (see MulHalf).
 func MulHalfBatch(f HalfFormat, batch, m, n, k int, a, b Matrix[uint16], c Matrix[float32], aOffs, bOffs, cOffs []int, opt Options) {
 	if batch <= 0 {

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/tensor-go/tensor/bfloat16"
 	"github.com/tensor-go/tensor/internal/scratch"
 )
 
@@ -22,9 +23,12 @@ import (
 //     appears hands the whole product to the exact (widening) path, so
 //     that no input is ever flushed; the decision depends on the operands
 //     alone, never on the thread count;
-//   - keeps the float32 sums in C between K blocks (each K block loads the
-//     float32 accumulators, adds its steps and stores them), so C holds the
-//     float32 result that the caller rounds once to bfloat16.
+//   - keeps the float32 sums in a float32 C between K blocks (each K block
+//     loads the float32 accumulators, adds its steps and stores them); the
+//     last K block either stores them there too (MulHalf, whose caller
+//     rounds) or rounds each 32×32 block once to bfloat16 straight into a
+//     bfloat16 C while it is in L1 (MulBF16Tiles), so that a product with
+//     one K block has no float32 result at all.
 //
 // Every element of C takes the same instructions whatever its place (an
 // edge block is computed in a buffer loaded from C, exactly as in place),
@@ -47,11 +51,15 @@ const tileStepElems = tileBlock * tileBlock
 //	C[i][32t+j] (+)= Σ over s < steps, p < 16 of
 //	    A[i][32s+2p]·B[32s+2p][32t+j] + A[i][32s+2p+1]·B[32s+2p+1][32t+j]
 //
-// in float32, loading C first when accumulate and writing it without
-// reading it otherwise. ldc is C's row stride in elements (positive);
-// steps, blocks and slivers are at least 1. One call covers a whole block
-// of C so that the tile configuration is loaded once for all of it.
-type tileKernelFunc func(a, b *uint16, c *float32, ldc, steps, blocks, slivers int, accumulate bool)
+// in float32, loading C first when accumulate and starting from zero
+// otherwise. With out nil the sums are stored to C; with out set they are
+// rounded once to bfloat16 (to nearest even, a NaN kept quiet with its sign
+// and top payload: bfloat16.FromFloat32) into out instead, row stride ldo,
+// through scratch (a 32×32 float32 block), and C is read only when
+// accumulate. ldc and ldo are row strides in elements (positive); steps,
+// blocks and slivers are at least 1. One call covers a whole block of C so
+// that the tile configuration is loaded once for all of it.
+type tileKernelFunc func(a, b *uint16, c *float32, ldc int, out *uint16, ldo int, scratch *float32, steps, blocks, slivers int, accumulate bool)
 
 // tileCopyFunc copies chunks runs of 32 bfloat16 from src (contiguous) to
 // dst, run c to dst + c·tileStepElems (the same row of the next K step's A
@@ -83,11 +91,12 @@ type tileKernel struct {
 	spare             *scratch.List[tileWorkspace]
 }
 
-// tileWorkspace holds one goroutine's packed blocks and the C buffer of
-// edge blocks.
+// tileWorkspace holds one goroutine's packed blocks, the C buffer of edge
+// blocks and the kernel's rounding scratch.
 type tileWorkspace struct {
-	a, b []uint16
-	c    [tileBlock * tileBlock]float32
+	a, b    []uint16
+	c       [tileBlock * tileBlock]float32
+	scratch [tileBlock * tileBlock]float32
 }
 
 // newTileKernel fills in a tile kernel description and its workspaces.
@@ -119,7 +128,11 @@ type tileJob struct {
 	kern    *tileKernel
 	m, n, k int
 	a, b    Matrix[uint16]
-	c       Matrix[float32]
+	// c holds the float32 sums between K blocks, and the result unless out
+	// is set (out.Data not nil): then the last K block rounds its sums into
+	// out, and c is needed (and set) only when K has more than one block.
+	c   Matrix[float32]
+	out Matrix[uint16]
 	// subnormal is set by the first goroutine whose packing meets a
 	// subnormal input; the others stop at their next block.
 	subnormal atomic.Bool
@@ -129,16 +142,28 @@ type tileJob struct {
 // kernel and reports true, or reports false when A or B holds a subnormal,
 // leaving C's contents undefined for the caller to overwrite.
 func mulTiles(kern *tileKernel, m, n, k int, a, b Matrix[uint16], c Matrix[float32], threads int) bool {
+	return mulTilesTo(kern, m, n, k, a, b, c, Matrix[uint16]{}, threads)
+}
+
+// mulTilesTo is mulTiles, rounding the result into out when out.Data is
+// not nil (see tileJob).
+func mulTilesTo(kern *tileKernel, m, n, k int, a, b Matrix[uint16], c Matrix[float32], out Matrix[uint16], threads int) bool {
 	threads = max(1, min(threads, m*n*k/kern.minFlopsPerThread))
 	if threads > 1 {
-		j := &tileJob{kern: kern, m: m, n: n, k: k, a: a, b: b, c: c}
+		j := &tileJob{kern: kern, m: m, n: n, k: k, a: a, b: b, c: c, out: out}
 		return j.split(threads)
 	}
 	// A job of its own, which stays on the stack: one goroutine allocates
 	// nothing.
-	j := tileJob{kern: kern, m: m, n: n, k: k, a: a, b: b, c: c}
+	j := tileJob{kern: kern, m: m, n: n, k: k, a: a, b: b, c: c, out: out}
 	j.runPooled(0, m, 0, n)
 	return !j.subnormal.Load()
+}
+
+// tileKBlocks is the number of K blocks a product of depth k takes on
+// kern: more than one needs float32 sums between them.
+func (kern *tileKernel) kBlocks(k int) int {
+	return ceilDiv(k, balanced(k, kern.kc, tileBlock))
 }
 
 // split computes C in rectangles on threads goroutines, as job.split
@@ -185,26 +210,37 @@ func (j *tileJob) run(ws *tileWorkspace, i0, i1, j0, j1 int) {
 					j.subnormal.Store(true)
 					return
 				}
-				j.macro(ws, ap, bp, ic, mc, jc, nc, steps, pc > 0)
+				j.macro(ws, ap, bp, ic, mc, jc, nc, steps, pc > 0, pc+kc == j.k)
 			}
 		}
 	}
 }
 
 // macro runs the kernel over the mc×nc block of C at (ic, jc): the whole
-// 32×32 blocks in one call writing C in place (when C's rows are
-// contiguous), the rest one block at a time through the workspace's
-// buffer, which is loaded from C first when accumulating so that an edge
-// element is summed exactly as an inner one.
-func (j *tileJob) macro(ws *tileWorkspace, ap, bp []uint16, ic, mc, jc, nc, steps int, accumulate bool) {
+// 32×32 blocks in one call writing C (or, in the last K block of a
+// rounded product, out) in place when its rows are contiguous, the rest
+// one block at a time through the workspace's buffer, which is loaded from
+// C first when accumulating so that an edge element is summed exactly as
+// an inner one, and rounded as the kernel rounds.
+func (j *tileJob) macro(ws *tileWorkspace, ap, bp []uint16, ic, mc, jc, nc, steps int, accumulate, last bool) {
 	c, kern := j.c, j.kern
+	rounded := last && j.out.Data != nil
 	sliver := steps * tileStepElems
 	slivers, blocks := mc/tileBlock, nc/tileBlock
-	if c.CS != 1 || c.RS < j.n {
+	readsC := accumulate || !rounded
+	if (readsC && (c.CS != 1 || c.RS < j.n)) || (rounded && (j.out.CS != 1 || j.out.RS < j.n)) {
 		slivers, blocks = 0, 0 // no block in place
 	}
 	if slivers > 0 && blocks > 0 {
-		kern.tiles(&ap[0], &bp[0], &c.Data[c.Off+ic*c.RS+jc], c.RS, steps, blocks, slivers, accumulate)
+		var cp *float32
+		if readsC {
+			cp = &c.Data[c.Off+ic*c.RS+jc]
+		}
+		var op *uint16
+		if rounded {
+			op = &j.out.Data[j.out.Off+ic*j.out.RS+jc]
+		}
+		kern.tiles(&ap[0], &bp[0], cp, c.RS, op, j.out.RS, &ws.scratch[0], steps, blocks, slivers, accumulate)
 	}
 	for ir := 0; ir < mc; ir += tileBlock {
 		jr0 := 0
@@ -214,12 +250,15 @@ func (j *tileJob) macro(ws *tileWorkspace, ap, bp []uint16, ic, mc, jc, nc, step
 		rows := min(tileBlock, mc-ir)
 		for jr := jr0; jr < nc; jr += tileBlock {
 			cols := min(tileBlock, nc-jr)
-			edge := c.shift(ic+ir, jc+jr)
 			if accumulate {
-				copyBlock(ws.c[:], tileBlock, edge, rows, cols, false)
+				copyBlock(ws.c[:], tileBlock, c.shift(ic+ir, jc+jr), rows, cols, false)
 			}
-			kern.tiles(&ap[ir/tileBlock*sliver], &bp[jr/tileBlock*sliver], &ws.c[0], tileBlock, steps, 1, 1, accumulate)
-			copyBlock(ws.c[:], tileBlock, edge, rows, cols, true)
+			kern.tiles(&ap[ir/tileBlock*sliver], &bp[jr/tileBlock*sliver], &ws.c[0], tileBlock, nil, 0, nil, steps, 1, 1, accumulate)
+			if rounded {
+				roundBlock(ws.c[:], tileBlock, j.out.shift(ic+ir, jc+jr), rows, cols)
+			} else {
+				copyBlock(ws.c[:], tileBlock, c.shift(ic+ir, jc+jr), rows, cols, true)
+			}
 		}
 	}
 }
@@ -248,6 +287,18 @@ func copyBlock(buf []float32, ld int, c Matrix[float32], rows, cols int, toC boo
 				row[jj] = c.Data[at]
 			}
 			at += c.CS
+		}
+	}
+}
+
+// roundBlock rounds the rows×cols top-left corner of the buffer buf (row
+// length ld) to bfloat16 into the view out, as the kernels round.
+func roundBlock(buf []float32, ld int, out Matrix[uint16], rows, cols int) {
+	for i := range rows {
+		row, at := buf[i*ld:i*ld+cols], out.Off+i*out.RS
+		for _, v := range row {
+			out.Data[at] = bfloat16.FromFloat32(v).Bits()
+			at += out.CS
 		}
 	}
 }
@@ -423,25 +474,38 @@ func subnormalLanes(w uint64) uint64 {
 // products of two bfloat16 are exact in float32 apart from overflow and
 // underflow, so this is the sum a fused kernel would make), pairs in
 // order. Unlike TDPBF16PS it keeps subnormal sums.
-func tilesBF16Go(a, b *uint16, c *float32, ldc, steps, blocks, slivers int, accumulate bool) {
+func tilesBF16Go(a, b *uint16, c *float32, ldc int, out *uint16, ldo int, _ *float32, steps, blocks, slivers int, accumulate bool) {
 	for r := range slivers {
-		tilesBF16GoSliver((*uint16)(unsafe.Add(unsafe.Pointer(a), r*steps*tileStepElems*2)), b,
-			(*float32)(unsafe.Add(unsafe.Pointer(c), r*tileBlock*ldc*4)), ldc, steps, blocks, accumulate)
+		var cr *float32
+		if c != nil {
+			cr = (*float32)(unsafe.Add(unsafe.Pointer(c), r*tileBlock*ldc*4))
+		}
+		var or *uint16
+		if out != nil {
+			or = (*uint16)(unsafe.Add(unsafe.Pointer(out), r*tileBlock*ldo*2))
+		}
+		tilesBF16GoSliver((*uint16)(unsafe.Add(unsafe.Pointer(a), r*steps*tileStepElems*2)), b, cr, ldc, or, ldo, steps, blocks, accumulate)
 	}
 }
 
 // tilesBF16GoSliver is tilesBF16Go for one sliver of A.
-func tilesBF16GoSliver(a, b *uint16, c *float32, ldc, steps, blocks int, accumulate bool) {
+func tilesBF16GoSliver(a, b *uint16, c *float32, ldc int, out *uint16, ldo int, steps, blocks int, accumulate bool) {
 	as := unsafe.Slice(a, steps*tileStepElems)
 	bs := unsafe.Slice(b, blocks*steps*tileStepElems)
-	cs := unsafe.Slice(c, (tileBlock-1)*ldc+blocks*tileBlock)
+	var cs []float32
+	if c != nil {
+		cs = unsafe.Slice(c, (tileBlock-1)*ldc+blocks*tileBlock)
+	}
+	var outs []uint16
+	if out != nil {
+		outs = unsafe.Slice(out, (tileBlock-1)*ldo+blocks*tileBlock)
+	}
 	for t := range blocks {
 		panel := bs[t*steps*tileStepElems : (t+1)*steps*tileStepElems]
 		for i := range tileBlock {
-			row := (*[tileBlock]float32)(cs[i*ldc+t*tileBlock:])
 			var acc [tileBlock]float32
 			if accumulate {
-				acc = *row
+				acc = *(*[tileBlock]float32)(cs[i*ldc+t*tileBlock:])
 			}
 			for st := range steps {
 				ar := as[st*tileStepElems+i*tileBlock : st*tileStepElems+(i+1)*tileBlock]
@@ -458,7 +522,14 @@ func tilesBF16GoSliver(a, b *uint16, c *float32, ldc, steps, blocks int, accumul
 					}
 				}
 			}
-			*row = acc
+			if out == nil {
+				*(*[tileBlock]float32)(cs[i*ldc+t*tileBlock:]) = acc
+				continue
+			}
+			row := (*[tileBlock]uint16)(outs[i*ldo+t*tileBlock:])
+			for jj, v := range acc {
+				row[jj] = bfloat16.FromFloat32(v).Bits()
+			}
 		}
 	}
 }

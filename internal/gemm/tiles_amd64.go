@@ -6,7 +6,7 @@ package gemm
 // whose Go twin is tilesBF16Go.
 //
 //go:noescape
-func tilesBF16AMX(a, b *uint16, c *float32, ldc, steps, blocks, slivers int, accumulate bool)
+func tilesBF16AMX(a, b *uint16, c *float32, ldc int, out *uint16, ldo int, scratch *float32, steps, blocks, slivers int, accumulate bool)
 
 // Blocking of the AMX kernel (L1d 48 KiB, L2 2 MiB per core): kc 256 (8
 // steps) keeps the 32×256×2 = 16 KiB A sliver in L1 while the B panels

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/tensor-go/tensor/bfloat16"
 )
 
 // tileKernelsUnderTest lists the tile kernels of the kernel sets this
@@ -353,6 +355,133 @@ func TestTilePackers(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestTilesRounded checks the tile kernels' rounding into a bfloat16 C
+// bit for bit against their float32 result rounded by
+// bfloat16.FromFloat32 (what MulHalf's callers did), at every block edge,
+// across one and several K blocks, for row-major C with padded rows, a
+// column-major C and one with a column stride, on 1 to 3 goroutines, with
+// NaN and ±Inf in some operands and guards around C.
+func TestTilesRounded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 38))
+	sides := []int{16, 31, 32, 33, 63, 64, 65, 95, 96, 97}
+	depths := []int{1, 2, 31, 32, 33, 64, 65, 127, 257, 300}
+	const sentinel = 0x5555
+	for _, kern := range tileKernelsUnderTest() {
+		trials := 100
+		if testing.Short() || raceEnabled {
+			trials = 20
+		}
+		for trial := range trials {
+			m, n, k := sides[rng.IntN(len(sides))], sides[rng.IntN(len(sides))], depths[rng.IntN(len(depths))]
+			if trial < len(sides) {
+				m, n = sides[trial], 32+trial%3
+			}
+			al, bl := layout(rng.IntN(int(numLayouts))), layout(rng.IntN(int(numLayouts)))
+			gen := func(n int) []uint16 { return randomBF16(rng, n) }
+			a, b := view(m, k, al, gen), view(k, n, bl, gen)
+			if trial%4 == 3 {
+				for _, s := range []uint16{0x7fc0, 0x7f80, 0xff80, 0x7f81} { // NaNs, ±Inf
+					if rng.IntN(2) == 0 {
+						a.Data[a.Off+rng.IntN(m)*a.RS+rng.IntN(k)*a.CS] = s
+					} else {
+						b.Data[b.Off+rng.IntN(k)*b.RS+rng.IntN(n)*b.CS] = s
+					}
+				}
+			}
+			threads := 1 + trial%3
+			f32 := Matrix[float32]{make([]float32, m*n), 0, n, 1}
+			if !mulTiles(kern, m, n, k, a, b, f32, threads) {
+				t.Fatalf("%s: reported a subnormal input", kern.name)
+			}
+			var out Matrix[uint16]
+			kind := trial % 3
+			switch kind {
+			case 0: // rows padded
+				ld := n + rng.IntN(3)
+				out = Matrix[uint16]{make([]uint16, guard+m*ld+guard), guard, ld, 1}
+			case 1: // column-major
+				out = Matrix[uint16]{make([]uint16, guard+n*(m+1)+guard), guard, 1, m + 1}
+			case 2: // every other column
+				out = Matrix[uint16]{make([]uint16, guard+m*2*n+guard), guard, 2 * n, 2}
+			}
+			for i := range out.Data {
+				out.Data[i] = sentinel
+			}
+			var sums Matrix[float32]
+			if kern.kBlocks(k) > 1 {
+				sums = Matrix[float32]{make([]float32, m*n), 0, n, 1}
+			}
+			name := fmt.Sprintf("%s %dx%dx%d A %v B %v C kind %d threads %d", kern.name, m, n, k, al, bl, kind, threads)
+			if !mulTilesTo(kern, m, n, k, a, b, sums, out, threads) {
+				t.Fatalf("%s: reported a subnormal input", name)
+			}
+			written := map[int]bool{}
+			for i := range m {
+				for j := range n {
+					at := out.Off + i*out.RS + j*out.CS
+					written[at] = true
+					want := bfloat16.FromFloat32(f32.at(i, j)).Bits()
+					if got := out.Data[at]; got != want {
+						t.Fatalf("%s: C[%d][%d] = %#04x, want %#04x (float32 %v)", name, i, j, got, want, f32.at(i, j))
+					}
+				}
+			}
+			for i, v := range out.Data {
+				if !written[i] && v != sentinel {
+					t.Fatalf("%s: element %d outside C overwritten", name, i)
+				}
+			}
+		}
+	}
+}
+
+// TestMulBF16Tiles checks the exported form on the active set: the bits
+// of MulHalf's float32 result rounded, for a contiguous and a
+// column-major C (computed transposed), and that it declines what the
+// tiles do not take (small products, subnormal inputs).
+func TestMulBF16Tiles(t *testing.T) {
+	if active.bf16 == nil {
+		if _, ok := BF16Tiles(256, 256, 256); ok {
+			t.Fatal("BF16Tiles takes products on a set without tiles")
+		}
+		t.Skip("the active kernel set has no tile kernel")
+	}
+	rng := rand.New(rand.NewPCG(22, 39))
+	if _, ok := BF16Tiles(8, 256, 256); ok {
+		t.Fatal("BF16Tiles takes an 8-row product")
+	}
+	for _, dims := range [][3]int{{100, 70, 256}, {64, 96, 600}, {33, 200, 20}} {
+		m, n, k := dims[0], dims[1], dims[2]
+		a, b := Matrix[uint16]{randomBF16(rng, m*k), 0, k, 1}, Matrix[uint16]{randomBF16(rng, k*n), 0, n, 1}
+		np, ok := BF16Tiles(m, n, k)
+		if !ok || (np > 0) != (k > active.bf16.kc) {
+			t.Fatalf("%v: BF16Tiles = %d, %v", dims, np, ok)
+		}
+		f32 := Matrix[float32]{make([]float32, m*n), 0, n, 1}
+		MulHalf(BFloat16, m, n, k, a, b, f32, Options{Threads: 2})
+		for _, colMajor := range []bool{false, true} {
+			c := Matrix[uint16]{make([]uint16, m*n), 0, n, 1}
+			if colMajor {
+				c = Matrix[uint16]{make([]uint16, m*n), 0, 1, m}
+			}
+			if !MulBF16Tiles(m, n, k, a, b, c, make([]float32, np), Options{Threads: 2}) {
+				t.Fatalf("%v: declined", dims)
+			}
+			for i := range m {
+				for j := range n {
+					if got, want := c.at(i, j), bfloat16.FromFloat32(f32.at(i, j)).Bits(); got != want {
+						t.Fatalf("%v colMajor %v: C[%d][%d] = %#04x, want %#04x", dims, colMajor, i, j, got, want)
+					}
+				}
+			}
+		}
+		a.Data[rng.IntN(len(a.Data))] = 0x0003
+		if MulBF16Tiles(m, n, k, a, b, Matrix[uint16]{make([]uint16, m*n), 0, n, 1}, make([]float32, np), Options{}) {
+			t.Fatalf("%v: took a subnormal input", dims)
 		}
 	}
 }
