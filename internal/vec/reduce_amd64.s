@@ -236,14 +236,18 @@ pairfold: \
 	VMOVHLPS     X0, X0, X1; \
 	OPS          X1, X0, X0
 
-// PAIRB256 multiplies four float32 of b (at off(DI)), widened, into b's
-// lanes at 2*off(SP), through Y8.
-#define PAIRB256(OP, off) \
-	VCVTPS2PD off(DI), Y8; \
-	OP        (2*off)(SP), Y8, Y8; \
-	VMOVUPD   Y8, (2*off)(SP)
+// PAIRA256 multiplies four float32 at off(R), widened through Y15, into
+// the lane register A. One temporary serves every widening: the renamer
+// gives each write of Y15 a register of its own, so the sixteen chains stay
+// independent and fifteen of them fit in registers.
+#define PAIRA256(OP, R, off, A) \
+	VCVTPS2PD off(R), Y15; \
+	OP        Y15, A, A
 
-// PAIR256 is the body of the AVX2 pair kernels (see PAIR512).
+// PAIR256 is the body of the AVX2 pair kernels (see PAIR512): a's lanes
+// in Y0-Y7 as in REDUCE256, b's in Y8-Y14 and, for its last four, the
+// frame; so one chain of sixteen goes through memory per block, not eight
+// (its load-multiply-store is still shorter than a block's work).
 #define PAIR256(INIT, OP, OPS) \
 	MOVQ    a_base+0(FP), SI; \
 	MOVQ    a_len+8(FP), CX; \
@@ -256,43 +260,37 @@ pairfold: \
 	VMOVDQA Y0, Y5; \
 	VMOVDQA Y0, Y6; \
 	VMOVDQA Y0, Y7; \
+	VMOVDQA Y0, Y8; \
+	VMOVDQA Y0, Y9; \
+	VMOVDQA Y0, Y10; \
+	VMOVDQA Y0, Y11; \
+	VMOVDQA Y0, Y12; \
+	VMOVDQA Y0, Y13; \
+	VMOVDQA Y0, Y14; \
 	VMOVUPD Y0, 0(SP); \
-	VMOVUPD Y0, 32(SP); \
-	VMOVUPD Y0, 64(SP); \
-	VMOVUPD Y0, 96(SP); \
-	VMOVUPD Y0, 128(SP); \
-	VMOVUPD Y0, 160(SP); \
-	VMOVUPD Y0, 192(SP); \
-	VMOVUPD Y0, 224(SP); \
 	SHRQ    $5, CX; \
 	JZ      pair256fold; \
 pair256loop: \
 	PREFETCHT0 PREFETCH(SI); \
 	PREFETCHT0 PREFETCH(DI); \
-	VCVTPS2PD 0(SI), Y8; \
-	VCVTPS2PD 16(SI), Y9; \
-	VCVTPS2PD 32(SI), Y10; \
-	VCVTPS2PD 48(SI), Y11; \
-	VCVTPS2PD 64(SI), Y12; \
-	VCVTPS2PD 80(SI), Y13; \
-	VCVTPS2PD 96(SI), Y14; \
-	VCVTPS2PD 112(SI), Y15; \
-	OP        Y8, Y0, Y0; \
-	OP        Y9, Y1, Y1; \
-	OP        Y10, Y2, Y2; \
-	OP        Y11, Y3, Y3; \
-	OP        Y12, Y4, Y4; \
-	OP        Y13, Y5, Y5; \
-	OP        Y14, Y6, Y6; \
-	OP        Y15, Y7, Y7; \
-	PAIRB256(OP, 0); \
-	PAIRB256(OP, 16); \
-	PAIRB256(OP, 32); \
-	PAIRB256(OP, 48); \
-	PAIRB256(OP, 64); \
-	PAIRB256(OP, 80); \
-	PAIRB256(OP, 96); \
-	PAIRB256(OP, 112); \
+	PAIRA256(OP, SI, 0, Y0); \
+	PAIRA256(OP, DI, 0, Y8); \
+	PAIRA256(OP, SI, 16, Y1); \
+	PAIRA256(OP, DI, 16, Y9); \
+	PAIRA256(OP, SI, 32, Y2); \
+	PAIRA256(OP, DI, 32, Y10); \
+	PAIRA256(OP, SI, 48, Y3); \
+	PAIRA256(OP, DI, 48, Y11); \
+	PAIRA256(OP, SI, 64, Y4); \
+	PAIRA256(OP, DI, 64, Y12); \
+	PAIRA256(OP, SI, 80, Y5); \
+	PAIRA256(OP, DI, 80, Y13); \
+	PAIRA256(OP, SI, 96, Y6); \
+	PAIRA256(OP, DI, 96, Y14); \
+	PAIRA256(OP, SI, 112, Y7); \
+	VCVTPS2PD 112(DI), Y15; \
+	OP        0(SP), Y15, Y15; \
+	VMOVUPD   Y15, 0(SP); \
 	ADDQ      $128, SI; \
 	ADDQ      $128, DI; \
 	DECQ      CX; \
@@ -300,14 +298,14 @@ pair256loop: \
 pair256fold: \
 	PAIRFOLD256(OP, OPS); \
 	VMOVSD    X0, pa+48(FP); \
-	VMOVUPD   0(SP), Y0; \
-	VMOVUPD   32(SP), Y1; \
-	VMOVUPD   64(SP), Y2; \
-	VMOVUPD   96(SP), Y3; \
-	VMOVUPD   128(SP), Y4; \
-	VMOVUPD   160(SP), Y5; \
-	VMOVUPD   192(SP), Y6; \
-	VMOVUPD   224(SP), Y7; \
+	VMOVDQA   Y8, Y0; \
+	VMOVDQA   Y9, Y1; \
+	VMOVDQA   Y10, Y2; \
+	VMOVDQA   Y11, Y3; \
+	VMOVDQA   Y12, Y4; \
+	VMOVDQA   Y13, Y5; \
+	VMOVDQA   Y14, Y6; \
+	VMOVUPD   0(SP), Y7; \
 	PAIRFOLD256(OP, OPS); \
 	VMOVSD    X0, pb+56(FP); \
 	VZEROUPPER; \
@@ -570,13 +568,12 @@ TEXT ·sumF32PairAVX512(SB), NOSPLIT, $0-64
 // func prodF32PairAVX2(a, b []float32) (pa, pb float64)
 //
 // prodF32PairAVX512 for AVX2, for runs of whole 32-element blocks (the
-// caller reduces others one at a time): a's lanes in Y0-Y7 as in
-// prodF32AVX2, b's in the frame, since two runs' lanes would take all
-// sixteen ymm registers; each b lane's chain through memory is still
-// shorter than the loads it waits for.
-TEXT ·prodF32PairAVX2(SB), NOSPLIT, $256-64
+// caller reduces others one at a time): two runs' lanes take all sixteen
+// ymm registers, so one group of b's lanes lives in the frame (see
+// PAIR256).
+TEXT ·prodF32PairAVX2(SB), NOSPLIT, $32-64
 	PAIR256(ONEF64_256, VMULPD, VMULSD)
 
 // func sumF32PairAVX2(a, b []float32) (pa, pb float64)
-TEXT ·sumF32PairAVX2(SB), NOSPLIT, $256-64
+TEXT ·sumF32PairAVX2(SB), NOSPLIT, $32-64
 	PAIR256(NEGZERO64_256, VADDPD, VADDSD)
