@@ -65,10 +65,8 @@
 // zmm; four (16 bytes, 8) to one ymm.
 #define LDPS2PD(m, z) VCVTPS2PD m, z
 #define LDPH2PD(m, z) VCVTPH2PS m, Y15; VCVTPS2PD Y15, z
-#define LDBF2PD(m, z) VPMOVZXWD m, Y15; VPSLLD $16, Y15, Y15; VCVTPS2PD Y15, z
 #define LDPS2PD256(m, y) VCVTPS2PD m, y
 #define LDPH2PD256(m, y) VCVTPH2PS m, X15; VCVTPS2PD X15, y
-#define LDBF2PD256(m, y) VPMOVZXWD m, X15; VPSLLD $16, X15, X15; VCVTPS2PD X15, y
 
 // Every loop prefetches the line PREFETCH bytes ahead of the block it
 // reads, once per block. The hardware prefetchers stop at each 4 KiB page
@@ -311,6 +309,148 @@ pair256fold: \
 	VZEROUPPER; \
 	RET
 
+// bfloat16 is the high half of a float32, so a dword of two bfloat16
+// holds both widened elements one shift or one mask away: the dword
+// shifted left by 16 is the even element as a float32, the dword with its
+// low half cleared the odd one. Widening by VPMOVZXWD took a shuffle (port
+// 5) per eight elements on top of the conversion's own port 5 half; the
+// shift and the mask run on the other vector ports. The widened elements
+// come out split even/odd, so the lanes are kept permuted in the loop
+// (each lane still takes its elements in order, one per block) and put
+// back in order once, at the end.
+
+// REDUCEBF512 is REDUCE512 for bfloat16, 32 elements per block: Z0 holds
+// lanes 0, 2, …, 14, Z1 lanes 1, 3, …, 15, Z2 and Z3 the same of 16-31.
+#define REDUCEBF512(INIT, OP) \
+	MOVQ      a_base+0(FP), SI; \
+	MOVQ      a_len+8(FP), CX; \
+	INIT; \
+	VMOVDQA64 Z0, Z1; \
+	VMOVDQA64 Z0, Z2; \
+	VMOVDQA64 Z0, Z3; \
+	MOVL      $0xffff0000, AX; \
+	VPBROADCASTD AX, Y8; \
+	SHRQ      $5, CX; \
+	JZ        done; \
+loop: \
+	PREFETCHT0 PREFETCH(SI); \
+	VPSLLD    $16, (SI), Y4; \
+	VPAND     (SI), Y8, Y5; \
+	VPSLLD    $16, 32(SI), Y6; \
+	VPAND     32(SI), Y8, Y7; \
+	VCVTPS2PD Y4, Z4; \
+	VCVTPS2PD Y5, Z5; \
+	VCVTPS2PD Y6, Z6; \
+	VCVTPS2PD Y7, Z7; \
+	OP        Z4, Z0, Z0; \
+	OP        Z5, Z1, Z1; \
+	OP        Z6, Z2, Z2; \
+	OP        Z7, Z3, Z3; \
+	ADDQ      $64, SI; \
+	DECQ      CX; \
+	JNZ       loop; \
+done: \
+	VMOVDQU64 bfLo<>(SB), Z9; \
+	VMOVDQU64 bfHi<>(SB), Z10; \
+	VMOVDQA64 Z0, Z4; \
+	VPERMT2PD Z1, Z9, Z4; \
+	VPERMT2PD Z1, Z10, Z0; \
+	VMOVDQA64 Z2, Z6; \
+	VPERMT2PD Z3, Z9, Z6; \
+	VPERMT2PD Z3, Z10, Z2; \
+	LEAQ      ret+24(FP), DI; \
+	VMOVDQU64 Z4, (DI); \
+	VMOVDQU64 Z0, 64(DI); \
+	VMOVDQU64 Z6, 128(DI); \
+	VMOVDQU64 Z2, 192(DI); \
+	VZEROUPPER; \
+	RET
+
+// VPERMT2PD indices interleaving the even lanes (first table, 0-7) with
+// the odd ones (second, 8-15): the low and the high eight lanes.
+DATA bfLo<>+0(SB)/8, $0
+DATA bfLo<>+8(SB)/8, $8
+DATA bfLo<>+16(SB)/8, $1
+DATA bfLo<>+24(SB)/8, $9
+DATA bfLo<>+32(SB)/8, $2
+DATA bfLo<>+40(SB)/8, $10
+DATA bfLo<>+48(SB)/8, $3
+DATA bfLo<>+56(SB)/8, $11
+GLOBL bfLo<>(SB), RODATA|NOPTR, $64
+DATA bfHi<>+0(SB)/8, $4
+DATA bfHi<>+8(SB)/8, $12
+DATA bfHi<>+16(SB)/8, $5
+DATA bfHi<>+24(SB)/8, $13
+DATA bfHi<>+32(SB)/8, $6
+DATA bfHi<>+40(SB)/8, $14
+DATA bfHi<>+48(SB)/8, $7
+DATA bfHi<>+56(SB)/8, $15
+GLOBL bfHi<>(SB), RODATA|NOPTR, $64
+
+// BFLD256 widens the eight bfloat16 at off(SI) into E (lanes 8q, 8q+2,
+// 8q+4, 8q+6 of the block) and O (8q+1, …, 8q+7) and folds them into
+// accumulators AE and AO, through X12 and X13; Y15 holds the mask.
+#define BFLD256(OP, off, AE, AO) \
+	VMOVDQU   off(SI), X12; \
+	VPSLLD    $16, X12, X13; \
+	VPAND     X12, X15, X12; \
+	VCVTPS2PD X13, Y13; \
+	VCVTPS2PD X12, Y12; \
+	OP        Y13, AE, AE; \
+	OP        Y12, AO, AO
+
+// BFUNPERM256 puts the lanes 8q.. of E (even) and O (odd) back in order
+// into E (8q..8q+3) and O (8q+4..8q+7).
+#define BFUNPERM256(E, O) \
+	VUNPCKLPD  O, E, Y12; \
+	VUNPCKHPD  O, E, Y13; \
+	VPERM2F128 $0x20, Y13, Y12, E; \
+	VPERM2F128 $0x31, Y13, Y12, O
+
+// REDUCEBF256 is REDUCEBF512 for AVX2: Y(2q) holds the even lanes of
+// 8q..8q+7, Y(2q+1) the odd ones.
+#define REDUCEBF256(INIT, OP) \
+	MOVQ    a_base+0(FP), SI; \
+	MOVQ    a_len+8(FP), CX; \
+	INIT; \
+	VMOVDQA Y0, Y1; \
+	VMOVDQA Y0, Y2; \
+	VMOVDQA Y0, Y3; \
+	VMOVDQA Y0, Y4; \
+	VMOVDQA Y0, Y5; \
+	VMOVDQA Y0, Y6; \
+	VMOVDQA Y0, Y7; \
+	MOVL    $0xffff0000, AX; \
+	MOVQ    AX, X15; \
+	VPBROADCASTD X15, Y15; \
+	SHRQ    $5, CX; \
+	JZ      done; \
+loop: \
+	PREFETCHT0 PREFETCH(SI); \
+	BFLD256(OP, 0, Y0, Y1); \
+	BFLD256(OP, 16, Y2, Y3); \
+	BFLD256(OP, 32, Y4, Y5); \
+	BFLD256(OP, 48, Y6, Y7); \
+	ADDQ    $64, SI; \
+	DECQ    CX; \
+	JNZ     loop; \
+done: \
+	BFUNPERM256(Y0, Y1); \
+	BFUNPERM256(Y2, Y3); \
+	BFUNPERM256(Y4, Y5); \
+	BFUNPERM256(Y6, Y7); \
+	LEAQ    ret+24(FP), DI; \
+	VMOVDQU Y0, (DI); \
+	VMOVDQU Y1, 32(DI); \
+	VMOVDQU Y2, 64(DI); \
+	VMOVDQU Y3, 96(DI); \
+	VMOVDQU Y4, 128(DI); \
+	VMOVDQU Y5, 160(DI); \
+	VMOVDQU Y6, 192(DI); \
+	VMOVDQU Y7, 224(DI); \
+	VZEROUPPER; \
+	RET
+
 // func prodF32AVX512(a []float32) [32]float64
 TEXT ·prodF32AVX512(SB), NOSPLIT, $0-280
 	REDUCE512(ONEF64_512, LDPS2PD, VMULPD, 5, 32)
@@ -349,7 +489,7 @@ TEXT ·prodF16AVX512(SB), NOSPLIT, $0-280
 
 // func prodBF16AVX512(a []uint16) [32]float64
 TEXT ·prodBF16AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEF64_512, LDBF2PD, VMULPD, 5, 16)
+	REDUCEBF512(ONEF64_512, VMULPD)
 
 // REDUCE256 is REDUCE512 with eight ymm accumulators Y0-Y7 and
 // temporaries Y8-Y15, so the lanes, and hence the order, are the same.
@@ -440,7 +580,7 @@ TEXT ·prodF16AVX2(SB), NOSPLIT, $0-280
 
 // func prodBF16AVX2(a []uint16) [32]float64
 TEXT ·prodBF16AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ONEF64_256, LDBF2PD256, VMULPD, 5, 8)
+	REDUCEBF256(ONEF64_256, VMULPD)
 
 // func foldF64AVX512(l [32]float64) float64
 TEXT ·foldF64AVX512(SB), NOSPLIT, $0-264
@@ -478,7 +618,7 @@ TEXT ·sumF16AVX512(SB), NOSPLIT, $0-280
 
 // func sumBF16AVX512(a []uint16) [32]float64
 TEXT ·sumBF16AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(NEGZERO64_512, LDBF2PD, VADDPD, 5, 16)
+	REDUCEBF512(NEGZERO64_512, VADDPD)
 
 // func sumI32AVX512(a []int32) [64]int32
 TEXT ·sumI32AVX512(SB), NOSPLIT, $0-280
@@ -522,7 +662,7 @@ TEXT ·sumF16AVX2(SB), NOSPLIT, $0-280
 
 // func sumBF16AVX2(a []uint16) [32]float64
 TEXT ·sumBF16AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(NEGZERO64_256, LDBF2PD256, VADDPD, 5, 8)
+	REDUCEBF256(NEGZERO64_256, VADDPD)
 
 // func sumI32AVX2(a []int32) [64]int32
 TEXT ·sumI32AVX2(SB), NOSPLIT, $0-280
