@@ -35,7 +35,7 @@ func MulHalf(f HalfFormat, m, n, k int, a, b Matrix[uint16], c Matrix[float32], 
 		mulHalfVector(f, rows, kk, mat, x, y, opt)
 		return
 	}
-	if f == BFloat16 && active.bf16 != nil && useTiles(m, n, k) && mulTiles(active.bf16, m, n, k, a, b, c, opt.threads()) {
+	if f == BFloat16 && useTiles(active.bf16, m, n, k) && mulTiles(active.bf16, m, n, k, a, b, c, opt.threads()) {
 		return // else an operand holds a subnormal, which the tiles would flush
 	}
 	j := newHalfJob(f, m, n, k, a, b, c)
@@ -47,7 +47,7 @@ func MulHalf(f HalfFormat, m, n, k int, a, b Matrix[uint16], c Matrix[float32], 
 // (zero when K is one block, so that nothing but C is written).
 func BF16Tiles(m, n, k int) (partials int, ok bool) {
 	kern := active.bf16
-	if kern == nil || !useTiles(m, n, k) {
+	if !useTiles(kern, m, n, k) {
 		return 0, false
 	}
 	if kern.kBlocks(k) > 1 {

@@ -31,5 +31,6 @@ func init() {
 
 	amx := avx512
 	amx.bf16 = amxTilesBF16
+	amxTilesBF16.permitted = kernels.AMX.Permitted
 	kernelSets.Add(kernels.AMX, amx)
 }

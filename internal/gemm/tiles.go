@@ -88,8 +88,16 @@ type tileKernel struct {
 	// minFlopsPerThread is the work (multiply-adds) from which a product
 	// gets another goroutine.
 	minFlopsPerThread int
-	spare             *scratch.List[tileWorkspace]
+	// permitted, when set, reports whether the operating system lets the
+	// process run the kernel, asking it the first time: the products that
+	// would use the tiles call it (usable), so that importing the library
+	// asks nothing.
+	permitted func() bool
+	spare     *scratch.List[tileWorkspace]
 }
+
+// usable reports whether the kernel may run in this process.
+func (k *tileKernel) usable() bool { return k.permitted == nil || k.permitted() }
 
 // tileWorkspace holds one goroutine's packed blocks, the C buffer of edge
 // blocks and the kernel's rounding scratch.
@@ -118,9 +126,11 @@ const (
 	tileMinWork = 24 * 24 * 24
 )
 
-// useTiles reports whether an m×n×k bfloat16 product goes to the tiles.
-func useTiles(m, n, k int) bool {
-	return m >= tileMinSide && n >= tileMinSide && k > 0 && m*n*k >= tileMinWork
+// useTiles reports whether an m×n×k bfloat16 product goes to the tiles of
+// kern (nil: the set has none), asking for their permission the first
+// time one would.
+func useTiles(kern *tileKernel, m, n, k int) bool {
+	return kern != nil && m >= tileMinSide && n >= tileMinSide && k > 0 && m*n*k >= tileMinWork && kern.usable()
 }
 
 // tileJob is one product C = A·B on a tile kernel.

@@ -24,6 +24,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Set is one kernel set.
@@ -36,13 +37,45 @@ type Set struct {
 	// Lower is the set whose entries serve the families this set has no
 	// kernel of its own for (nil only for Generic).
 	Lower *Set
-	// supported reports whether this processor and operating system run
-	// the set.
+	// supported reports whether this processor has the set's features.
 	supported bool
+	// permission, when not nil, is what the operating system must grant
+	// before the set's own kernels run; it is asked once, at the first
+	// call that needs it, never at start-up (see Permitted).
+	permission *permission
 }
 
-// Supported reports whether this processor runs the set.
-func (s *Set) Supported() bool { return s.supported }
+// Supported reports whether this processor runs the set. For a set that
+// needs the operating system's permission (amx) it asks for it, once.
+func (s *Set) Supported() bool { return s.supported && s.Permitted() }
+
+// Permitted reports whether the operating system lets this process run the
+// set's own kernels, asking it the first time (for every set but amx there
+// is nothing to ask). A package whose kernels need the permission calls it
+// before their first use, so that importing the library asks nothing of
+// the operating system: Linux's grant of the AMX tile data, for one, is
+// for the whole process and makes it refuse signal stacks too small for
+// the tiles from then on.
+func (s *Set) Permitted() bool { return s.permission == nil || s.permission.granted() }
+
+// permission is a grant asked of the operating system once.
+type permission struct {
+	ask     func() bool
+	once    sync.Once
+	decided atomic.Bool // set once the answer is in
+	yes     atomic.Bool
+}
+
+func (p *permission) granted() bool {
+	p.once.Do(func() {
+		p.yes.Store(p.ask())
+		p.decided.Store(true)
+	})
+	return p.yes.Load()
+}
+
+// refused reports whether the permission was asked and refused.
+func (p *permission) refused() bool { return p.decided.Load() && !p.yes.Load() }
 
 func (s *Set) String() string { return s.Name }
 
@@ -85,8 +118,23 @@ type choice struct {
 	warn   string // non-empty when the request could not be honoured
 }
 
-// Active returns the kernel set in use.
-func Active() *Set { return selection().active }
+// Active returns the kernel set in use. A set that needs a permission is
+// chosen on its features alone (nothing is asked at start-up); once its
+// permission has been asked and refused, the best supported set below it
+// is the one in use and is returned instead.
+func Active() *Set { return inUse(selection().active) }
+
+// inUse is the set in use when s is chosen: s, or the best supported set
+// below it once s's permission has been refused.
+func inUse(s *Set) *Set {
+	for s.permission != nil && s.permission.refused() {
+		s = s.Lower
+		for !s.supported {
+			s = s.Lower
+		}
+	}
+	return s
+}
 
 // Why says how the active set was chosen: "best supported",
 // "TENSOR_KERNELS=avx2", or what was requested and why it was not
@@ -101,7 +149,7 @@ func Runnable() []*Set {
 	started := false
 	for _, s := range sets {
 		started = started || s == Active()
-		if started && s.supported {
+		if started && s.Supported() {
 			out = append(out, s)
 		}
 	}

@@ -80,3 +80,32 @@ func TestCacheSizesPlausible(t *testing.T) {
 	}
 	t.Logf("%+v, active %s (%s)", c, Active(), Why())
 }
+
+// TestPermissionAskedOnce checks a set that needs a permission: chosen on
+// its features without asking, asked once by Permitted or Supported, and
+// replaced by the best supported set below it once refused.
+func TestPermissionAskedOnce(t *testing.T) {
+	for _, grant := range []bool{true, false} {
+		asked := 0
+		low := &Set{Name: "low", supported: true, Lower: Generic}
+		skipped := &Set{Name: "skipped", Lower: low}
+		top := &Set{Name: "top", supported: true, Lower: skipped,
+			permission: &permission{ask: func() bool { asked++; return grant }}}
+		c := choose("", []*Set{top, skipped, low, Generic})
+		if c.active != top || asked != 0 || inUse(c.active) != top {
+			t.Fatalf("grant %v: chose %s, asked %d times before any use", grant, c.active, asked)
+		}
+		for range 3 {
+			if top.Permitted() != grant || top.Supported() != grant {
+				t.Fatalf("grant %v: Permitted %v, Supported %v", grant, top.Permitted(), top.Supported())
+			}
+		}
+		want := top
+		if !grant {
+			want = low
+		}
+		if asked != 1 || inUse(top) != want {
+			t.Fatalf("grant %v: asked %d times, in use %s", grant, asked, inUse(top))
+		}
+	}
+}

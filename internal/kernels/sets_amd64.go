@@ -33,14 +33,17 @@ var AVX512 = &Set{
 // GEMM uses them; every other family is the avx512 set's. The processor
 // must have the instructions and the operating system must let this
 // process use the tile data state (tileDataPermitted: on Linux an
-// arch_prctl request, made once, at start-up). Its products are within the
+// arch_prctl request, made once, at the first product that would run on
+// the tiles, through Permitted; a refusal leaves the avx512 set in use).
+// Its products are within the
 // float32 path's error bound, not its bits (docs/kernels.md), so
 // TENSOR_KERNELS=avx512 switches the tiles off.
 var AMX = &Set{
-	Name:      "amx",
-	Requires:  append([]string{"AMX-TILE", "AMX-BF16", "XTILEDATA permission from the OS"}, AVX512.Requires...),
-	Lower:     AVX512,
-	supported: AVX512.supported && cpu.X86.HasAMXTile && cpu.X86.HasAMXBF16 && tileDataPermitted(),
+	Name:       "amx",
+	Requires:   append([]string{"AMX-TILE", "AMX-BF16", "XTILEDATA permission from the OS"}, AVX512.Requires...),
+	Lower:      AVX512,
+	supported:  AVX512.supported && cpu.X86.HasAMXTile && cpu.X86.HasAMXBF16,
+	permission: &permission{ask: tileDataPermitted},
 }
 
 func init() { register(AMX, AVX512, AVX2) }

@@ -15,8 +15,8 @@ const (
 	xfeatureXtiledata = 18
 )
 
-// tileDataPermitted asks once, when the package initialises (the kernel
-// keeps the permission for the life of the process).
+// tileDataPermitted asks; AMX's permission calls it once, at the first use
+// (the kernel keeps the permission for the life of the process).
 func tileDataPermitted() bool {
 	_, _, errno := syscall.RawSyscall(syscall.SYS_ARCH_PRCTL, archReqXcompPerm, xfeatureXtiledata, 0)
 	return errno == 0
