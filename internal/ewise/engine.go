@@ -31,16 +31,19 @@ type Operand struct {
 }
 
 // ColdStreamBytes is the output size from which a cold output (Operand.Cold)
-// is stored around the caches: vec's streamThreshold (twice the core's
-// L2), but counted over the whole output, since vec sees only
-// the part one goroutine is given (a sixteenth of a flat output on two
-// threads, which therefore streamed only from 64 MiB on). From there on
-// streaming wins in every way it was timed (BenchmarkColdStream, and calls
-// of both kinds interleaved); below it, interleaved calls were slower
-// streamed (a cold buffer is in no L2 but often still in the shared L3),
-// so smaller outputs keep ordinary stores. Into-forms and Released buffers
-// are not cold: the caller's buffer may be hot.
-var ColdStreamBytes = vec.StreamThreshold()
+// is stored around the caches: three quarters of vec's streamThreshold
+// (1.5 times the core's L2), counted over the whole output, since vec sees
+// only the part one goroutine is given (a sixteenth of a flat output on two
+// threads, which therefore streamed only from 64 MiB on). An output of
+// 1.5 L2 no longer fits the L2 of the core that writes it beside its
+// inputs, and in plain loops streaming took less CPU at every size timed
+// from there (BenchmarkColdStream, separate processes alternating: 3 MiB
+// 0.62-0.67x, a 1000x1000 float32 result of 3.8 MiB 0.80-0.96x, which at
+// twice the L2 stored as usual). Below 2 MiB, interleaved calls were
+// slower streamed (a cold buffer is in no L2 but often still in the shared
+// L3), so smaller outputs keep ordinary stores. Into-forms and Released
+// buffers are not cold: the caller's buffer may be hot.
+var ColdStreamBytes = vec.StreamThreshold() * 3 / 4
 
 // StreamOutputBytes is the output size from which a broadcast operation
 // stores its output around the cache, run by run: the output is then far
