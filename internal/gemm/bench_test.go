@@ -240,3 +240,27 @@ func BenchmarkPackTransposed(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nc*kc), "ns/elem")
 }
+
+// BenchmarkPackPanel packs the B panels of a 1024² float32 B in the
+// AVX-512 kernel's 344×512 blocks (a 1024³ product on two goroutines),
+// sliver by sliver down the rows and row by row (panelPacking).
+func BenchmarkPackPanel(b *testing.B) {
+	const n, kc, nc, nr = 1024, 344, 512, 32
+	bm := Matrix[float32]{ones[float32](n * n), 0, n, 1}
+	dst := make([]float32, kc*nc)
+	for _, rows := range []bool{false, true} {
+		b.Run(fmt.Sprintf("rowByRow=%v", rows), func(b *testing.B) {
+			saved := panelPacking
+			panelPacking = rows
+			defer func() { panelPacking = saved }()
+			for b.Loop() {
+				for p0 := 0; p0+kc <= n; p0 += kc {
+					for j0 := 0; j0 < n; j0 += nc {
+						packB(dst, bm, p0, kc, j0, nc, nr)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n/kc*kc*n), "ns/elem")
+		})
+	}
+}

@@ -38,3 +38,15 @@ func wideRows64F32AVX2(dst, src unsafe.Pointer, rows, stride, odd int)
 //
 //go:noescape
 func wideRows64F64AVX2(dst, src unsafe.Pointer, rows, stride, odd int)
+
+// copyPanel128AVX512 is copyPanel128Go in two 64-byte vector moves a piece
+// (pack_amd64.s).
+//
+//go:noescape
+func copyPanel128AVX512(dst, src unsafe.Pointer, rows, slivers, stride, sliverStride int)
+
+// copyPanel64AVX2 is copyPanel64Go in two 32-byte vector moves a piece
+// (pack_amd64.s).
+//
+//go:noescape
+func copyPanel64AVX2(dst, src unsafe.Pointer, rows, slivers, stride, sliverStride int)

@@ -219,3 +219,86 @@ oddrow:
 done:
 	VZEROUPPER
 	RET
+
+// func copyPanel128AVX512(dst, src unsafe.Pointer, rows, slivers, stride, sliverStride int)
+//
+// The Go loop it computes (copyPanel128Go): row r of the source, slivers
+// 128-byte pieces long, goes to row r of each of the slivers at dst,
+// sliverStride bytes apart:
+//
+//	for r := 0; r < rows; r++ {
+//		for s := 0; s < slivers; s++ {
+//			copy(dst[s*sliverStride+128*r:][:128], src[r*stride+128*s:][:128])
+//		}
+//	}
+//
+// Reading each source row straight through lets the hardware prefetcher
+// follow it; walking one sliver down the rows (copyRows128 per sliver)
+// touches a new page at every row.
+TEXT ·copyPanel128AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ slivers+24(FP), R9
+	MOVQ stride+32(FP), DX
+	MOVQ sliverStride+40(FP), R10
+	TESTQ CX, CX
+	JLE  done
+	TESTQ R9, R9
+	JLE  done
+row:
+	MOVQ SI, R11
+	MOVQ DI, R12
+	MOVQ R9, BX
+piece:
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 64(R11), Z1
+	VMOVDQU64 Z0, (R12)
+	VMOVDQU64 Z1, 64(R12)
+	ADDQ $128, R11
+	ADDQ R10, R12
+	DECQ BX
+	JNZ  piece
+	ADDQ DX, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  row
+	VZEROUPPER
+done:
+	RET
+
+// func copyPanel64AVX2(dst, src unsafe.Pointer, rows, slivers, stride, sliverStride int)
+//
+// copyPanel128AVX512 for 64-byte pieces (copyPanel64Go), in two 32-byte
+// vector moves a piece.
+TEXT ·copyPanel64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ slivers+24(FP), R9
+	MOVQ stride+32(FP), DX
+	MOVQ sliverStride+40(FP), R10
+	TESTQ CX, CX
+	JLE  done
+	TESTQ R9, R9
+	JLE  done
+row:
+	MOVQ SI, R11
+	MOVQ DI, R12
+	MOVQ R9, BX
+piece:
+	VMOVDQU (R11), Y0
+	VMOVDQU 32(R11), Y1
+	VMOVDQU Y0, (R12)
+	VMOVDQU Y1, 32(R12)
+	ADDQ $64, R11
+	ADDQ R10, R12
+	DECQ BX
+	JNZ  piece
+	ADDQ DX, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  row
+	VZEROUPPER
+done:
+	RET

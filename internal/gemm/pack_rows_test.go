@@ -110,3 +110,59 @@ func TestWideRows(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyPanel checks copyPanel128 and copyPanel64 of every kernel set
+// this machine runs (the Go twins among them) against a byte loop, for row
+// and sliver counts around the loops' edges, positive and negative source
+// strides and slivers spaced more than their length apart, with guard
+// bytes around the destination and between its slivers.
+func TestCopyPanel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(44, 45))
+	const guard = 64
+	type panelCopier struct {
+		name  string
+		width int
+		copy  func(dst, src unsafe.Pointer, rows, slivers, stride, sliverStride int)
+	}
+	var impls []panelCopier
+	for _, v := range kernelSets.Variants() {
+		impls = append(impls, panelCopier{v.Name() + "128", 128, v.K.copyPanel128}, panelCopier{v.Name() + "64", 64, v.K.copyPanel64})
+	}
+	for _, f := range impls {
+		w := f.width
+		for _, rows := range []int{0, 1, 2, 3, 7, 16} {
+			for _, slivers := range []int{0, 1, 2, 3, 5} {
+				for _, stride := range []int{slivers * w, slivers*w + 8, 2048, -slivers * w, -4100} {
+					if rows > 1 && abs(stride) < slivers*w {
+						continue // source rows would overlap
+					}
+					sliverStride := rows*w + 3*w/2 // a guard gap after each sliver
+					span := max(rows-1, 0)*abs(stride) + slivers*w
+					src := make([]byte, span+2*guard)
+					for i := range src {
+						src[i] = byte(rng.Uint32())
+					}
+					start := guard
+					if stride < 0 {
+						start = guard + max(rows-1, 0)*(-stride)
+					}
+					size := slivers*sliverStride + 2*guard
+					want := make([]byte, size)
+					for i := range want {
+						want[i] = 0xA5
+					}
+					got := append([]byte(nil), want...)
+					for r := range rows {
+						for s := range slivers {
+							copy(want[guard+s*sliverStride+r*w:][:w], src[start+r*stride+s*w:])
+						}
+					}
+					f.copy(unsafe.Pointer(&got[guard]), unsafe.Pointer(&src[start]), rows, slivers, stride, sliverStride)
+					if !bytes.Equal(got, want) {
+						t.Errorf("%s: rows %d slivers %d stride %d: the copied panel or its guards differ", f.name, rows, slivers, stride)
+					}
+				}
+			}
+		}
+	}
+}

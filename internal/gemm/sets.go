@@ -40,6 +40,11 @@ type kernelSet struct {
 	copyRows128 func(dst, src unsafe.Pointer, rows, stride int)
 	copyRows64  func(dst, src unsafe.Pointer, rows, stride int)
 
+	// copyPanel128 and copyPanel64 pack whole slivers of a row-major B
+	// panel row by row (pack.go, packPanelFast).
+	copyPanel128 func(dst, src unsafe.Pointer, rows, slivers, stride, sliverStride int)
+	copyPanel64  func(dst, src unsafe.Pointer, rows, slivers, stride, sliverStride int)
+
 	// wideRows128F32, wideRows128F64 and their 64-byte forms pack rows of
 	// a complex product's wide matrix (complex.go, packWide).
 	wideRows128F32, wideRows128F64 func(dst, src unsafe.Pointer, rows, stride, odd int)
@@ -66,6 +71,8 @@ var goSet = kernelSet{
 	gemvF32: gemvGo[float32](), gemvF64: gemvGo[float64](),
 	copyRows128:    copyRows128Go,
 	copyRows64:     copyRows64Go,
+	copyPanel128:   copyPanelGo[[128]byte],
+	copyPanel64:    copyPanelGo[[64]byte],
 	wideRows128F32: wideRowsGo[float32, [128]byte],
 	wideRows128F64: wideRowsGo[float64, [128]byte],
 	wideRows64F32:  wideRowsGo[float32, [64]byte],

@@ -13,6 +13,7 @@ func init() {
 	avx2.smallStreamF32, avx2.smallStreamF64 = smallStreamF32AVX2, smallStreamF64AVX2
 	avx2.gemvF32, avx2.gemvF64 = gemvAVX2F32, gemvAVX2F64
 	avx2.copyRows64 = copyRows64AVX2
+	avx2.copyPanel64 = copyPanel64AVX2
 	avx2.wideRows64F32, avx2.wideRows64F64 = wideRows64F32AVX2, wideRows64F64AVX2
 	avx2.minFlopsPerThread = avx512MinFlopsPerThread / 2 // half as wide vectors
 	kernelSets.Add(kernels.AVX2, avx2)
@@ -24,6 +25,7 @@ func init() {
 	avx512.smallStreamF32, avx512.smallStreamF64 = smallStreamF32AVX512, smallStreamF64AVX512
 	avx512.gemvF32, avx512.gemvF64 = gemvAVX512F32, gemvAVX512F64
 	avx512.copyRows128 = copyRows128AVX512
+	avx512.copyPanel128 = copyPanel128AVX512
 	avx512.wideRows128F32, avx512.wideRows128F64 = wideRows128F32AVX512, wideRows128F64AVX512
 	avx512.minFlopsPerThread = avx512MinFlopsPerThread
 	avx512.dot4BF16 = dot4BF16AVX512
