@@ -97,3 +97,75 @@ done:
 	SETNE    ret+32(FP)
 	VZEROUPPER
 	RET
+
+// Transposed B (B's columns contiguous: B[k][j] at src + k + j·cs
+// elements): a column's 32 bfloat16 of one K step are one zmm of sixteen
+// pairs (dwords), and tile row p is dword p of each of the 16 columns of a
+// tile, so each half of the panel is a 16×16 dword transpose: interleave
+// dwords, then qwords, within 128-bit lanes (row group g of four columns
+// then holds, in lane L, their dword 4L+c in vector 4g+c), then gather the
+// 128-bit lanes (VSHUFI32X4) so that output row 4L+c has lane L of the
+// four group vectors for c.
+
+// TR_LOAD4 loads four columns (at SI, stepping DX bytes) and tests them.
+#define TR_LOAD4(a, b, c, d) \
+	VMOVDQU16 (SI), a; ADDQ DX, SI; TEST_SUB(a); \
+	VMOVDQU16 (SI), b; ADDQ DX, SI; TEST_SUB(b); \
+	VMOVDQU16 (SI), c; ADDQ DX, SI; TEST_SUB(c); \
+	VMOVDQU16 (SI), d; ADDQ DX, SI; TEST_SUB(d)
+
+// TR_DQ(r0, r1, r2, r3, t0, t1, t2, t3): the dword interleaves of a group.
+#define TR_DQ(r0, r1, r2, r3, t0, t1, t2, t3) \
+	VPUNPCKLDQ r1, r0, t0; VPUNPCKHDQ r1, r0, t1; \
+	VPUNPCKLDQ r3, r2, t2; VPUNPCKHDQ r3, r2, t3
+
+// TR_QDQ(t0, t1, t2, t3, u0, u1, u2, u3): the qword interleaves, u_c holding
+// the group's dword 4L+c in lane L.
+#define TR_QDQ(t0, t1, t2, t3, u0, u1, u2, u3) \
+	VPUNPCKLQDQ t2, t0, u0; VPUNPCKHQDQ t2, t0, u1; \
+	VPUNPCKLQDQ t3, t1, u2; VPUNPCKHQDQ t3, t1, u3
+
+// TR_LANES(a, b, c, d, off): output rows c, 4+c, 8+c, 12+c (at DI + off,
+// + 256, + 512, + 768) from the group vectors a, b, c, d of one c.
+#define TR_LANES(a, b, c, d, off) \
+	VSHUFI32X4 $0x44, b, a, Z16; VSHUFI32X4 $0xee, b, a, Z17; \
+	VSHUFI32X4 $0x44, d, c, Z18; VSHUFI32X4 $0xee, d, c, Z19; \
+	VSHUFI32X4 $0x88, Z18, Z16, Z20; VMOVDQU32 Z20, off(DI); \
+	VSHUFI32X4 $0xdd, Z18, Z16, Z21; VMOVDQU32 Z21, off+256(DI); \
+	VSHUFI32X4 $0x88, Z19, Z17, Z22; VMOVDQU32 Z22, off+512(DI); \
+	VSHUFI32X4 $0xdd, Z19, Z17, Z23; VMOVDQU32 Z23, off+768(DI)
+
+// TR_HALF transposes the 16 columns at SI (stride DX bytes) into the tile
+// at DI, leaving SI at the next column.
+#define TR_HALF \
+	MOVL $0x7f807f80, AX; VPBROADCASTD AX, Z30; \
+	MOVL $0x007f007f, AX; VPBROADCASTD AX, Z31; \
+	TR_LOAD4(Z0, Z1, Z2, Z3); TR_LOAD4(Z4, Z5, Z6, Z7); \
+	TR_LOAD4(Z8, Z9, Z10, Z11); TR_LOAD4(Z12, Z13, Z14, Z15); \
+	TR_DQ(Z0, Z1, Z2, Z3, Z16, Z17, Z18, Z19); \
+	TR_DQ(Z4, Z5, Z6, Z7, Z20, Z21, Z22, Z23); \
+	TR_DQ(Z8, Z9, Z10, Z11, Z24, Z25, Z26, Z27); \
+	TR_DQ(Z12, Z13, Z14, Z15, Z28, Z29, Z30, Z31); \
+	TR_QDQ(Z16, Z17, Z18, Z19, Z0, Z1, Z2, Z3); \
+	TR_QDQ(Z20, Z21, Z22, Z23, Z4, Z5, Z6, Z7); \
+	TR_QDQ(Z24, Z25, Z26, Z27, Z8, Z9, Z10, Z11); \
+	TR_QDQ(Z28, Z29, Z30, Z31, Z12, Z13, Z14, Z15); \
+	TR_LANES(Z0, Z4, Z8, Z12, 0); \
+	TR_LANES(Z1, Z5, Z9, Z13, 64); \
+	TR_LANES(Z2, Z6, Z10, Z14, 128); \
+	TR_LANES(Z3, Z7, Z11, Z15, 192)
+
+// func tilePairsTAVX512(dst, src *uint16, cs int) bool
+TEXT ·tilePairsTAVX512(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ cs+16(FP), DX
+	SHLQ $1, DX
+	KXORD K3, K3, K3
+	TR_HALF
+	ADDQ $1024, DI
+	TR_HALF
+	KORTESTD K3, K3
+	SETNE    ret+24(FP)
+	VZEROUPPER
+	RET

@@ -72,10 +72,18 @@ type tileCopyFunc func(dst, src *uint16, chunks int) bool
 // (16-31). It reports whether one of the elements is subnormal.
 type tilePairsFunc func(dst, src *uint16, rs, pairs int) bool
 
+// tilePairsTFunc packs one whole K step of a 32-column panel of a B whose
+// columns are contiguous (B[k][j] at src + k + j·cs): column j's 32
+// elements from src + j·cs are its 16 pairs, written as column j%16 of the
+// rows of tile j/16 at dst (a 16×16 transpose of pairs per tile). It
+// reports whether one of the elements is subnormal.
+type tilePairsTFunc func(dst, src *uint16, cs int) bool
+
 // tilePackers are the packing kernels of a tile kernel set.
 type tilePackers struct {
 	copyRows tileCopyFunc
 	pairs    tilePairsFunc
+	pairsT   tilePairsTFunc
 }
 
 // tileKernel is a tile kernel with its blocking and packing kernels. kc,
@@ -366,12 +374,18 @@ func packTilesB(pk tilePackers, dst []uint16, b Matrix[uint16], p0, kc, j0, nc, 
 		for st := range steps {
 			step := panel[st*tileStepElems : (st+1)*tileStepElems]
 			p := 0
-			if o0 := b.Off + (p0+st*tileBlock)*b.RS + (j0+jr)*b.CS; cols == tileBlock && b.CS == 1 {
+			o0 := b.Off + (p0+st*tileBlock)*b.RS + (j0+jr)*b.CS
+			switch {
+			case cols == tileBlock && b.CS == 1:
 				// The pairs whose two rows are both in the block.
 				p = min(tileBlock/2, (kc-st*tileBlock)/2)
 				if p > 0 {
 					subnormal = pk.pairs(&step[0], &b.Data[o0], b.RS, p) || subnormal
 				}
+			case cols == tileBlock && b.RS == 1 && kc-st*tileBlock >= tileBlock:
+				// A whole step of a transposed B: each pair is one dword.
+				subnormal = pk.pairsT(&step[0], &b.Data[o0], b.CS) || subnormal
+				p = tileBlock / 2
 			}
 			for ; p < tileBlock/2; p++ {
 				k0 := st*tileBlock + 2*p
@@ -402,7 +416,7 @@ func packTilesB(pk tilePackers, dst []uint16, b Matrix[uint16], p0, kc, j0, nc, 
 }
 
 // tilePackersGo are the Go twins of the packing kernels.
-var tilePackersGo = tilePackers{copyRows: tileCopyGo, pairs: tilePairsGo}
+var tilePackersGo = tilePackers{copyRows: tileCopyGo, pairs: tilePairsGo, pairsT: tilePairsTGo}
 
 // tileCopyGo is the Go twin of the tileCopyFunc kernels.
 func tileCopyGo(dst, src *uint16, chunks int) bool {
@@ -425,6 +439,21 @@ func tilePairsGo(dst, src *uint16, rs, pairs int) bool {
 		r0 := (*[tileBlock]uint16)(unsafe.Add(unsafe.Pointer(src), 2*p*rs*2))
 		r1 := (*[tileBlock]uint16)(unsafe.Add(unsafe.Pointer(src), (2*p+1)*rs*2))
 		bad |= packPairRows((*[tileBlock]uint16)(d[p*tileBlock:]), (*[tileBlock]uint16)(d[tileStepElems/2+p*tileBlock:]), r0, r1)
+	}
+	return bad != 0
+}
+
+// tilePairsTGo is the Go twin of the tilePairsTFunc kernels.
+func tilePairsTGo(dst, src *uint16, cs int) bool {
+	d := unsafe.Slice(dst, tileStepElems)
+	var bad uint64
+	for j := range tileBlock {
+		col := (*[tileBlock / 2]uint32)(unsafe.Add(unsafe.Pointer(src), j*cs*2))
+		tile := d[j/16*(tileStepElems/2):]
+		for p, pair := range col {
+			*(*uint32)(unsafe.Pointer(&tile[p*tileBlock+j%16*2])) = pair
+		}
+		bad |= subnormalLanes32((*[tileBlock]uint16)(unsafe.Pointer(col)))
 	}
 	return bad != 0
 }

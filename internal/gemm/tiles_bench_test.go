@@ -56,3 +56,38 @@ func BenchmarkTileBlocks(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMulBF16Tiles times MulBF16Tiles (bfloat16 C rounded in the
+// kernel) for the operand layouts of A·B, A·Bᵀ, Aᵀ·B and Aᵀ·Bᵀ, C and the
+// partial sums reused, to see packing's share apart from page faults.
+func BenchmarkMulBF16Tiles(b *testing.B) {
+	if active.bf16 == nil {
+		b.Skip("no tile kernel in the active set")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, size := range []int{256, 512, 1024} {
+		m, n, k := size, size, size
+		a, bb := Matrix[uint16]{randomBF16(rng, m*k), 0, k, 1}, Matrix[uint16]{randomBF16(rng, k*n), 0, n, 1}
+		c := Matrix[uint16]{make([]uint16, m*n), 0, n, 1}
+		np, _ := BF16Tiles(m, n, k)
+		partial := make([]float32, np)
+		for _, lay := range []string{"ab", "abT", "aTb", "aTbT"} {
+			x, y := a, bb
+			if lay == "aTb" || lay == "aTbT" {
+				x = x.transpose() // a square matrix read as its transpose
+			}
+			if lay == "abT" || lay == "aTbT" {
+				y = y.transpose()
+			}
+			for _, threads := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%d/%s/threads=%d", size, lay, threads), func(b *testing.B) {
+					cpu := cpuSeconds()
+					for b.Loop() {
+						MulBF16Tiles(m, n, k, x, y, c, partial, Options{Threads: threads})
+					}
+					reportFlops(b, 2*float64(m)*float64(n)*float64(k), cpu)
+				})
+			}
+		}
+	}
+}

@@ -327,6 +327,47 @@ func TestTilePackers(t *testing.T) {
 				}
 			}
 		}
+		for _, cs := range []int{tileBlock, 33, 512, -35} {
+			// 32 columns of 32 elements at start + j·cs.
+			span := 31 * max(cs, -cs)
+			src := randomBF16(rng, 2*span+tileBlock)
+			start := span
+			if cs > 0 {
+				start = 0
+			}
+			out := func(pf tilePairsTFunc, s []uint16) ([]uint16, bool) {
+				d := make([]uint16, guard+tileStepElems+guard)
+				for i := range d {
+					d[i] = sentinel
+				}
+				sub := pf(&d[guard], &s[start], cs)
+				return d, sub
+			}
+			got, gotSub := out(pk.pairsT, src)
+			want, wantSub := out(tilePairsTGo, src)
+			if gotSub || wantSub || !slices.Equal(got, want) {
+				t.Fatalf("%s pairsT(cs %d): differs from the twin or reports a subnormal", kern.name, cs)
+			}
+			// The twin against the layout written out: tile row p of tile
+			// j/16 holds B[2p][j], B[2p+1][j] at column j%16.
+			for j := range tileBlock {
+				for p := range tileBlock / 2 {
+					at := guard + j/16*(tileStepElems/2) + p*tileBlock + j%16*2
+					if want[at] != src[start+j*cs+2*p] || want[at+1] != src[start+j*cs+2*p+1] {
+						t.Fatalf("pairsT twin: column %d pair %d misplaced", j, p)
+					}
+				}
+			}
+			for _, col := range []int{0, 15, 16, 31} {
+				for _, row := range []int{0, 31} {
+					s := append([]uint16(nil), src...)
+					s[start+col*cs+row] = 0x0070
+					if _, sub := out(pk.pairsT, s); !sub {
+						t.Fatalf("%s pairsT(cs %d): subnormal in column %d row %d not reported", kern.name, cs, col, row)
+					}
+				}
+			}
+		}
 		for pairs := 1; pairs <= 16; pairs++ {
 			for _, rs := range []int{tileBlock, 37, -40} {
 				base := 2 * pairs * max(rs, -rs)
