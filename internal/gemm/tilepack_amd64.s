@@ -169,3 +169,85 @@ TEXT ·tilePairsTAVX512(SB), NOSPLIT, $0-25
 	SETNE    ret+24(FP)
 	VZEROUPPER
 	RET
+
+// Transposed A (A's columns contiguous: A[i][k] at src + i + k·cs
+// elements): a K step of a 32-row sliver is a 32×32 transpose of words,
+// done as four 16×16 blocks in ymm registers (EVEX, so Y16-Y31 serve):
+// interleave words, dwords, then qwords within 128-bit lanes (vector 8h+c
+// then holds rows 8h..8h+7 of column c in its low lane and of column 8+c
+// in its high one), then pair the lanes (VSHUFI64X2).
+
+// TA_LOAD4 loads four 16-word runs (at SI, stepping DX bytes) and tests them.
+#define TA_LOAD4(a, b, c, d) \
+	VMOVDQU16 (SI), a; ADDQ DX, SI; TEST_SUB_Y(a); \
+	VMOVDQU16 (SI), b; ADDQ DX, SI; TEST_SUB_Y(b); \
+	VMOVDQU16 (SI), c; ADDQ DX, SI; TEST_SUB_Y(c); \
+	VMOVDQU16 (SI), d; ADDQ DX, SI; TEST_SUB_Y(d)
+
+#define TEST_SUB_Y(y) \
+	VPTESTNMW Y30, y, K1; \
+	VPTESTMW Y31, y, K1, K2; \
+	KORD K2, K3, K3
+
+#define TA_WD(r0, r1, t0, t1) VPUNPCKLWD r1, r0, t0; VPUNPCKHWD r1, r0, t1
+
+#define TA_DQ(t0, t1, t2, t3, u0, u1, u2, u3) \
+	VPUNPCKLDQ t2, t0, u0; VPUNPCKHDQ t2, t0, u1; \
+	VPUNPCKLDQ t3, t1, u2; VPUNPCKHDQ t3, t1, u3
+
+// TA_QDQ(lo, hi, v0, v1): column pairs of rows 0-3 (lo) and 4-7 (hi).
+#define TA_QDQ(lo, hi, v0, v1) VPUNPCKLQDQ hi, lo, v0; VPUNPCKHQDQ hi, lo, v1
+
+// TA_OUT(v, w, c): output rows c and 8+c (at DI + 64c and 64(8+c)) from
+// the column vectors of rows 0-7 (v) and 8-15 (w).
+#define TA_OUT(v, w, c) \
+	VSHUFI64X2 $0, w, v, Y0; VMOVDQU16 Y0, (64*c)(DI); \
+	VSHUFI64X2 $3, w, v, Y1; VMOVDQU16 Y1, (64*(8+c))(DI)
+
+// TA_BLOCK transposes the 16×16 block whose 16 runs start at SI (stride
+// DX bytes) into 16 rows of 32 bytes at DI (stride 64), leaving SI at the
+// next run.
+#define TA_BLOCK \
+	MOVL $0x7f807f80, AX; VPBROADCASTD AX, Y30; \
+	MOVL $0x007f007f, AX; VPBROADCASTD AX, Y31; \
+	TA_LOAD4(Y0, Y1, Y2, Y3); TA_LOAD4(Y4, Y5, Y6, Y7); \
+	TA_LOAD4(Y8, Y9, Y10, Y11); TA_LOAD4(Y12, Y13, Y14, Y15); \
+	TA_WD(Y0, Y1, Y16, Y17); TA_WD(Y2, Y3, Y18, Y19); \
+	TA_WD(Y4, Y5, Y20, Y21); TA_WD(Y6, Y7, Y22, Y23); \
+	TA_WD(Y8, Y9, Y24, Y25); TA_WD(Y10, Y11, Y26, Y27); \
+	TA_WD(Y12, Y13, Y28, Y29); TA_WD(Y14, Y15, Y30, Y31); \
+	TA_DQ(Y16, Y17, Y18, Y19, Y0, Y1, Y2, Y3); \
+	TA_DQ(Y20, Y21, Y22, Y23, Y4, Y5, Y6, Y7); \
+	TA_DQ(Y24, Y25, Y26, Y27, Y8, Y9, Y10, Y11); \
+	TA_DQ(Y28, Y29, Y30, Y31, Y12, Y13, Y14, Y15); \
+	TA_QDQ(Y0, Y4, Y16, Y17); TA_QDQ(Y1, Y5, Y18, Y19); \
+	TA_QDQ(Y2, Y6, Y20, Y21); TA_QDQ(Y3, Y7, Y22, Y23); \
+	TA_QDQ(Y8, Y12, Y24, Y25); TA_QDQ(Y9, Y13, Y26, Y27); \
+	TA_QDQ(Y10, Y14, Y28, Y29); TA_QDQ(Y11, Y15, Y30, Y31); \
+	TA_OUT(Y16, Y24, 0); TA_OUT(Y17, Y25, 1); TA_OUT(Y18, Y26, 2); TA_OUT(Y19, Y27, 3); \
+	TA_OUT(Y20, Y28, 4); TA_OUT(Y21, Y29, 5); TA_OUT(Y22, Y30, 6); TA_OUT(Y23, Y31, 7)
+
+// func tileCopyTAVX512(dst, src *uint16, cs int) bool
+TEXT ·tileCopyTAVX512(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), BX
+	MOVQ cs+16(FP), DX
+	SHLQ $1, DX
+	KXORD K3, K3, K3
+	// Block (rows 0-15, K 0-15): runs at src, rows to dst.
+	MOVQ BX, SI
+	TA_BLOCK
+	// (rows 0-15, K 16-31): SI is already at K 16; rows to dst + 32 bytes.
+	ADDQ $32, DI
+	TA_BLOCK
+	// (rows 16-31, K 0-15): runs at src + 32 bytes; rows to dst + 1024.
+	LEAQ 32(BX), SI
+	ADDQ $992, DI
+	TA_BLOCK
+	// (rows 16-31, K 16-31).
+	ADDQ $32, DI
+	TA_BLOCK
+	KORTESTD K3, K3
+	SETNE    ret+24(FP)
+	VZEROUPPER
+	RET

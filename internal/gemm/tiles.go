@@ -79,11 +79,18 @@ type tilePairsFunc func(dst, src *uint16, rs, pairs int) bool
 // reports whether one of the elements is subnormal.
 type tilePairsTFunc func(dst, src *uint16, cs int) bool
 
+// tileCopyTFunc packs one whole K step of a 32-row A sliver of an A whose
+// columns are contiguous (A[i][k] at src + i + k·cs) into the step's two
+// tiles at dst (row i at dst + 32i: a 32×32 transpose). It reports whether
+// one of the elements is subnormal.
+type tileCopyTFunc func(dst, src *uint16, cs int) bool
+
 // tilePackers are the packing kernels of a tile kernel set.
 type tilePackers struct {
 	copyRows tileCopyFunc
 	pairs    tilePairsFunc
 	pairsT   tilePairsTFunc
+	copyT    tileCopyTFunc
 }
 
 // tileKernel is a tile kernel with its blocking and packing kernels. kc,
@@ -331,6 +338,17 @@ func packTilesA(pk tilePackers, dst []uint16, a Matrix[uint16], i0, mc, p0, kc, 
 	var bad uint64
 	for ir := 0; ir < mc; ir += tileBlock {
 		s := dst[ir/tileBlock*sliver : (ir/tileBlock+1)*sliver]
+		first := 0 // the first step packed row by row below
+		if a.RS == 1 && a.CS != 1 && ir+tileBlock <= mc {
+			// A transposed view: whole steps of a whole sliver at once.
+			for ; first < full; first++ {
+				at := a.Off + (i0+ir)*a.RS + (p0+first*tileBlock)*a.CS
+				subnormal = pk.copyT(&s[first*tileStepElems], &a.Data[at], a.CS) || subnormal
+			}
+			if first == steps {
+				continue
+			}
+		}
 		for r := range tileBlock {
 			if ir+r >= mc {
 				for st := range steps {
@@ -338,8 +356,8 @@ func packTilesA(pk tilePackers, dst []uint16, a Matrix[uint16], i0, mc, p0, kc, 
 				}
 				continue
 			}
-			at := a.Off + (i0+ir+r)*a.RS + p0*a.CS
-			st := 0
+			at := a.Off + (i0+ir+r)*a.RS + (p0+first*tileBlock)*a.CS
+			st := first
 			if a.CS == 1 && full > 0 {
 				subnormal = pk.copyRows(&s[r*tileBlock], &a.Data[at], full) || subnormal
 				st, at = full, at+full*tileBlock
@@ -416,7 +434,7 @@ func packTilesB(pk tilePackers, dst []uint16, b Matrix[uint16], p0, kc, j0, nc, 
 }
 
 // tilePackersGo are the Go twins of the packing kernels.
-var tilePackersGo = tilePackers{copyRows: tileCopyGo, pairs: tilePairsGo, pairsT: tilePairsTGo}
+var tilePackersGo = tilePackers{copyRows: tileCopyGo, pairs: tilePairsGo, pairsT: tilePairsTGo, copyT: tileCopyTGo}
 
 // tileCopyGo is the Go twin of the tileCopyFunc kernels.
 func tileCopyGo(dst, src *uint16, chunks int) bool {
@@ -439,6 +457,20 @@ func tilePairsGo(dst, src *uint16, rs, pairs int) bool {
 		r0 := (*[tileBlock]uint16)(unsafe.Add(unsafe.Pointer(src), 2*p*rs*2))
 		r1 := (*[tileBlock]uint16)(unsafe.Add(unsafe.Pointer(src), (2*p+1)*rs*2))
 		bad |= packPairRows((*[tileBlock]uint16)(d[p*tileBlock:]), (*[tileBlock]uint16)(d[tileStepElems/2+p*tileBlock:]), r0, r1)
+	}
+	return bad != 0
+}
+
+// tileCopyTGo is the Go twin of the tileCopyTFunc kernels.
+func tileCopyTGo(dst, src *uint16, cs int) bool {
+	d := unsafe.Slice(dst, tileStepElems)
+	var bad uint64
+	for p := range tileBlock {
+		run := (*[tileBlock]uint16)(unsafe.Add(unsafe.Pointer(src), p*cs*2)) // column p of the step
+		for i, v := range run {
+			d[i*tileBlock+p] = v
+		}
+		bad |= subnormalLanes32(run)
 	}
 	return bad != 0
 }

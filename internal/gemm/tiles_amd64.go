@@ -21,7 +21,7 @@ var amxTilesBF16 = newTileKernel("amx-bf16-32x32", 256, 256, 1024, tilesBF16AMX,
 // The AVX-512BW packing kernels (tilepack_amd64.s), whose Go twins are
 // tileCopyGo and tilePairsGo: a zmm per 64-byte row (VPERMT2W pairs two B
 // rows), against 0.3 ns an element in Go.
-var tilePackersAVX512 = tilePackers{copyRows: tileCopyAVX512, pairs: tilePairsAVX512, pairsT: tilePairsTAVX512}
+var tilePackersAVX512 = tilePackers{copyRows: tileCopyAVX512, pairs: tilePairsAVX512, pairsT: tilePairsTAVX512, copyT: tileCopyTAVX512}
 
 //go:noescape
 func tileCopyAVX512(dst, src *uint16, chunks int) bool
@@ -31,3 +31,6 @@ func tilePairsAVX512(dst, src *uint16, rs, pairs int) bool
 
 //go:noescape
 func tilePairsTAVX512(dst, src *uint16, cs int) bool
+
+//go:noescape
+func tileCopyTAVX512(dst, src *uint16, cs int) bool

@@ -327,6 +327,44 @@ func TestTilePackers(t *testing.T) {
 				}
 			}
 		}
+		for _, cs := range []int{tileBlock, 33, 512, -35, 0} {
+			// A transposed A's step: 32 runs of 32 elements at start + p·cs.
+			span := 31 * max(cs, -cs)
+			src := randomBF16(rng, 2*span+tileBlock)
+			start := span
+			if cs > 0 {
+				start = 0
+			}
+			out := func(cf tileCopyTFunc, s []uint16) ([]uint16, bool) {
+				d := make([]uint16, guard+tileStepElems+guard)
+				for i := range d {
+					d[i] = sentinel
+				}
+				sub := cf(&d[guard], &s[start], cs)
+				return d, sub
+			}
+			got, gotSub := out(pk.copyT, src)
+			want, wantSub := out(tileCopyTGo, src)
+			if gotSub || wantSub || !slices.Equal(got, want) {
+				t.Fatalf("%s copyT(cs %d): differs from the twin or reports a subnormal", kern.name, cs)
+			}
+			for i := range tileBlock {
+				for p := range tileBlock {
+					if want[guard+i*tileBlock+p] != src[start+p*cs+i] {
+						t.Fatalf("copyT twin: A[%d][%d] misplaced", i, p)
+					}
+				}
+			}
+			for _, p := range []int{0, 15, 16, 31} {
+				for _, i := range []int{0, 15, 16, 31} {
+					s := append([]uint16(nil), src...)
+					s[start+p*cs+i] = 0x8070
+					if _, sub := out(pk.copyT, s); !sub {
+						t.Fatalf("%s copyT(cs %d): subnormal in row %d column %d not reported", kern.name, cs, i, p)
+					}
+				}
+			}
+		}
 		for _, cs := range []int{tileBlock, 33, 512, -35} {
 			// 32 columns of 32 elements at start + j·cs.
 			span := 31 * max(cs, -cs)
