@@ -264,3 +264,32 @@ func BenchmarkPackPanel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMicroF32 times each kernel set's float32 micro-kernel alone,
+// row after row of tiles over one packed B panel with A's sliver fixed:
+// "l1" a kc 128 panel four tiles wide that stays in L1, "l2" the kernel's
+// own kc×nc panel in L2. Against an FMA loop's peak (docs/kernels.md) this
+// separates the kernel from the packing, blocking and threading around it.
+func BenchmarkMicroF32(b *testing.B) {
+	for _, v := range kernelSets.Variants() {
+		k := v.K.f32
+		for _, place := range []string{"l1", "l2"} {
+			kc, nc := 128, 4*k.nr
+			if place == "l2" {
+				kc, nc = k.kc, k.nc
+			}
+			b.Run(v.Name()+"/"+place, func(b *testing.B) {
+				ap := ones[float32](k.mr * kc)
+				bp := ones[float32](kc * nc)
+				c := make([]float32, k.mr*nc)
+				cpu := cpuSeconds()
+				for b.Loop() {
+					for jr := 0; jr < nc; jr += k.nr {
+						k.micro(kc, &ap[0], &bp[jr*kc], &c[jr], nc, false)
+					}
+				}
+				reportFlops(b, 2*float64(k.mr*nc*kc), cpu)
+			})
+		}
+	}
+}
