@@ -17,9 +17,9 @@ import (
 // TestColdOutputSameBytes checks that a cold output (Operand.Cold) stored
 // around the caches holds the bytes of the same operation stored as usual,
 // and nothing outside it: flat runs of every length up to past a few
-// vectors, at every start within a cache line, one element broadcast, and
-// planned row broadcasts of whole-line and partial-line rows, on one and
-// two threads.
+// vectors, at every start within a cache line, one element broadcast,
+// planned row broadcasts of whole-line and partial-line rows, and a tiled
+// walk of a transposed input, on one and two threads.
 func TestColdOutputSameBytes(t *testing.T) {
 	defer func(b int) { ColdStreamBytes = b }(ColdStreamBytes)
 	ColdStreamBytes = 0
@@ -72,6 +72,19 @@ func TestColdOutputSameBytes(t *testing.T) {
 					}
 					compareCold(t, fmt.Sprintf("%s %v %dx%d row broadcast procs=%d", op.Name, dt, rows, cols, procs), n*size, 0, run)
 				}
+				// A transposed input: a tiled walk, whose tiles' rows
+				// stream, with a partial last tile both ways.
+				rows, cols := 3*iter.MinParallel/1024+37, 1024/size*2+64/size
+				n := rows * cols
+				a, b := pool[:n*size], pool[len(pool)-n*size:]
+				run := func(out unsafe.Pointer, cold bool) {
+					op.RunStrided(dt, []int{rows, cols}, n,
+						Operand{Base: out, DType: dt, Cold: cold},
+						Operand{Base: unsafe.Pointer(&a[0]), DType: dt},
+						Operand{Base: unsafe.Pointer(&b[0]), DType: dt},
+						[3][]int{{cols * size, size}, {cols * size, size}, {size, rows * size}})
+				}
+				compareCold(t, fmt.Sprintf("%s %v %dx%d transposed procs=%d", op.Name, dt, rows, cols, procs), n*size, 0, run)
 			}
 		}
 	}
