@@ -321,3 +321,33 @@ func TestReduceSlabs(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceShortHalfAllocations checks that a float16 or bfloat16
+// reduction over a short last axis allocates the same whatever the number
+// of rows: the widened batches are scratch kept between calls (on the
+// stack they escaped, and every batch of 512 rows allocated 8 KiB).
+func TestReduceShortHalfAllocations(t *testing.T) {
+	for _, dt := range []DType{BFloat16, Float16} {
+		allocs := func(rows int) float64 {
+			x, err := Ones(dt, rows, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := Zeros(dt, rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return testing.AllocsPerRun(5, func() {
+				if err := SumInto(out, x, Axis(1)); err != nil {
+					t.Fatal(err)
+				}
+				if err := ProdInto(out, x, Axis(1)); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		if few, many := allocs(1024), allocs(32*1024); many > few {
+			t.Errorf("%v: sum and product over the last axis of %d×3 allocate %v times, of 1024×3 %v", dt, 32*1024, many, few)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/cast"
+	"github.com/tensor-go/tensor/internal/scratch"
 	"github.com/tensor-go/tensor/internal/vec"
 )
 
@@ -320,7 +321,9 @@ func halfSegments(dt dtype.DType, prod bool, loop reduceLoop) SegmentsKernel {
 			loopSegments(loop)(acc, x, sacc, sx, n, seg, sseg)
 			return
 		}
-		var buf [halfBatch]float32
+		b := halfBuffers.Get()
+		defer halfBuffers.Put(b)
+		buf := b[:]
 		per := halfBatch / seg
 		for lo := 0; lo < n; lo += per {
 			k := min(per, n-lo)
@@ -333,9 +336,9 @@ func halfSegments(dt dtype.DType, prod bool, loop reduceLoop) SegmentsKernel {
 				}
 			}
 			if prod {
-				prodTree[float32](unsafe.Add(acc, lo*sacc), unsafe.Pointer(&buf), sacc, 4*seg, k, seg)
+				prodTree[float32](unsafe.Add(acc, lo*sacc), unsafe.Pointer(b), sacc, 4*seg, k, seg)
 			} else {
-				sumTree[float32](unsafe.Add(acc, lo*sacc), unsafe.Pointer(&buf), sacc, 4*seg, k, seg)
+				sumTree[float32](unsafe.Add(acc, lo*sacc), unsafe.Pointer(b), sacc, 4*seg, k, seg)
 			}
 		}
 	}
@@ -357,9 +360,15 @@ func widenHalves(dt dtype.DType, dst []float32, x []uint16) {
 	}
 }
 
-// halfBatch is the float32 elements halfSegments widens at a time: 8 KiB
-// on the stack, in the L1 cache while the float32 kernel reads them.
+// halfBatch is the float32 elements halfSegments widens at a time: 8 KiB,
+// in the L1 cache while the float32 kernel reads them.
 const halfBatch = 2048
+
+// halfBuffers keeps halfSegments' batches between calls. On the stack the
+// batch escaped to the heap (it goes to cast's kernels through a function
+// value), so each call of the kernel, every 512 segments, allocated and
+// cleared 8 KiB: 16 MB per sum over the last axis of 10^6×3 bfloat16.
+var halfBuffers = scratch.List[[halfBatch]float32]{New: func() *[halfBatch]float32 { return new([halfBatch]float32) }}
 
 // complexProdSegments multiplies segments of C into complex128
 // accumulators one element after another, as prodComplexLoop does.
