@@ -20,13 +20,6 @@
 // Four dot products at once, of rows a, a+lda, a+2·lda, a+3·lda with x:
 // each chunk of x is loaded once for four rows, and four rows stream from
 // memory together. Two accumulators per row; n is a multiple of 2 vectors.
-// Each step also prefetches (into L2) the same 128 bytes of the next four
-// rows (R10), which the next call reads, so that eight rows stream from
-// memory rather than four, as the AVX2 helper does with two and four:
-// gemv 2048² float64 1.37 -> 1.20 ms of CPU, 4096² float32 3.84 -> 3.75
-// (best of five alternating, two goroutines, Sapphire Rapids under KVM,
-// load 10-14). After the last four rows they name whatever follows the
-// matrix, harmlessly: a prefetch never faults.
 #define DOT4(MOVV, FMA, es, vbytes) \
 	MOVQ n+0(FP), CX; \
 	MOVQ a+8(FP), SI; \
@@ -36,7 +29,6 @@
 	MOVQ x+24(FP), DI; \
 	VPXORD Z0, Z0, Z0; VPXORD Z1, Z1, Z1; VPXORD Z2, Z2, Z2; VPXORD Z3, Z3, Z3; \
 	VPXORD Z4, Z4, Z4; VPXORD Z5, Z5, Z5; VPXORD Z6, Z6, Z6; VPXORD Z7, Z7, Z7; \
-	LEAQ (SI)(R8*4), R10; \
 	SHRQ $(7-es), CX; \
 	JZ   reduce; \
 loop: \
@@ -50,15 +42,6 @@ loop: \
 	FMA vbytes(SI)(R8*2), Z9, Z6; \
 	FMA (SI)(R9*1), Z8, Z3; \
 	FMA vbytes(SI)(R9*1), Z9, Z7; \
-	PREFETCHT1 (R10); \
-	PREFETCHT1 64(R10); \
-	PREFETCHT1 (R10)(R8*1); \
-	PREFETCHT1 64(R10)(R8*1); \
-	PREFETCHT1 (R10)(R8*2); \
-	PREFETCHT1 64(R10)(R8*2); \
-	PREFETCHT1 (R10)(R9*1); \
-	PREFETCHT1 64(R10)(R9*1); \
-	ADDQ $(2*vbytes), R10; \
 	ADDQ $(2*vbytes), SI; \
 	ADDQ $(2*vbytes), DI; \
 	DECQ CX; \
