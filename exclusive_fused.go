@@ -43,12 +43,9 @@ func exclusiveFused[T float32 | float64](x, out, scale []T, g groups, cold bool)
 // a strip's vec.ColumnsWidth for the strips.
 //
 // The pages are mapped in pieces of mapPiece bytes shared between the
-// call's goroutines: the kernel clears each page it maps, a 64 MiB result
-// cost 17-18 ms of CPU on one thread (Sapphire Rapids under KVM, loaded),
-// as much as the whole backward of a pooled one, and the pieces map in
-// parallel (best wall time 9.5-12 against 17 ms on two goroutines, the
-// same CPU time), where one call over all of them kept the other cores
-// waiting.
+// call's goroutines: the kernel clears each page it maps, which for a 64
+// MiB result costs about what the backward of a pooled one does, and one
+// call on one goroutine kept the others waiting (BenchmarkMapStreamed).
 func mapStreamed(out []float32, row, unit int, cold, stream bool) {
 	if !cold || !stream || len(out) == 0 || row%unit != 0 || !vec.ExclusiveStreams() ||
 		uintptr(unsafe.Pointer(&out[0]))%64 != 0 {
@@ -79,9 +76,9 @@ func mapStreamed(out []float32, row, unit int, cold, stream bool) {
 }
 
 // mapPiece is how many bytes of a cold output one goroutine maps at a
-// time: the 64 pieces of a 64 MiB result keep the goroutines' shares
-// even for two system calls a piece (one mincore, one madvise).
-const mapPiece = 1 << 20
+// time: the 16 pieces of a 64 MiB result keep the goroutines' shares even
+// for two system calls a piece (one mincore, one madvise).
+const mapPiece = 4 << 20
 
 // fusedRowGroup is how many rows of a last-axis reduction run side by side:
 // four independent running products hide the multiply's latency, and their
