@@ -533,7 +533,7 @@ func TestMulBF16Tiles(t *testing.T) {
 	if _, ok := BF16Tiles(8, 256, 256); ok {
 		t.Fatal("BF16Tiles takes an 8-row product")
 	}
-	for _, dims := range [][3]int{{100, 70, 256}, {64, 96, 600}, {33, 200, 20}} {
+	for _, dims := range [][3]int{{100, 70, 256}, {64, 96, 600}, {33, 200, 20}, {40, 50, 1100}} {
 		m, n, k := dims[0], dims[1], dims[2]
 		a, b := Matrix[uint16]{randomBF16(rng, m*k), 0, k, 1}, Matrix[uint16]{randomBF16(rng, k*n), 0, n, 1}
 		np, ok := BF16Tiles(m, n, k)
