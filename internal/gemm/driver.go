@@ -1,5 +1,12 @@
 package gemm
 
+import (
+	"unsafe"
+
+	"github.com/tensor-go/tensor/internal/kernels"
+	"github.com/tensor-go/tensor/internal/storage"
+)
+
 // job is one product C = A·B being computed by the blocked loops.
 type job[T Elem] struct {
 	kern    *kernel[T]
@@ -19,6 +26,9 @@ type job[T Elem] struct {
 	// last range, whose goroutine computes it with its rows.
 	strip     int
 	stripKern smallKernel[T]
+	// mapC says that each rectangle maps the absent pages of its share of
+	// C before computing it (see mapShare).
+	mapC bool
 }
 
 // newJob describes C = A·B for plain strided operands of type T.
@@ -68,8 +78,43 @@ const avx512MinFlopsPerThread = 96 * 96 * 96
 // mul runs the product on up to opt.threads() goroutines.
 func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
 	if j, blocked := plan(kern, m, n, k, a, b, c, opt); blocked {
+		j.mapC = opt.Cold && mapColdC && j.c.CS == 1 && j.c.RS == j.n && j.m*j.n*int(unsafe.Sizeof(*new(T))) >= mapCMinBytes
 		j.parallel(opt.threads())
 	}
+}
+
+// mapColdC has the blocked product map the absent pages of a cold,
+// contiguous C of at least mapCMinBytes ahead of writing it, each
+// rectangle of the split its share (storage.MapForStreaming, one madvise a
+// run of absent pages), instead of faulting them in one at a time during
+// its first K block. A fault costs about 1.0 µs a 4 KiB page under KVM
+// here, mapping ahead 0.55 µs with the clearing: writing a fresh 4 MiB in
+// 12×32 tiles took 1.8-2.1 ms of CPU faulting and 1.4-1.6 mapped ahead
+// (Sapphire Rapids under KVM); 1024³ float32 on two goroutines into a
+// fresh C each call, 5-8% less CPU. Element-wise results written with ordinary
+// stores are left to fault (storage.MapForStreaming), since the kernel's
+// clearing at the fault leaves the page in cache for the store that
+// follows; a C of at least L2 is written K/kc times over and does not stay
+// in cache between its K blocks anyway. A variable so that tests and
+// benchmarks can switch it off.
+var mapColdC = true
+
+// mapCMinBytes is the least C the product maps ahead: the L2, below which
+// C can stay in cache from the fault's clearing to its last K block.
+var mapCMinBytes = kernels.CacheSizes().L2
+
+// mapShare maps the absent pages of rectangle (i0, i1, j0, j1)'s share of
+// a contiguous C: of the bytes of rows i0 to i1, the same fraction as its
+// columns are of a row. The rectangles of a split then share the mapping
+// out between them (whole rows for a split of the rows, the halves of the
+// C's bytes for a split of the columns); a page written by another
+// rectangle before its share maps it just faults as it would have, and so
+// does a share below storage's least (64 KiB).
+func (j *job[T]) mapShare(i0, i1, j0, j1 int) {
+	size := int(unsafe.Sizeof(*new(T)))
+	rows := (i1 - i0) * j.n * size
+	from, to := rows*j0/j.n, rows*j1/j.n
+	storage.MapForStreaming(unsafe.Add(unsafe.Pointer(elementAt(j.c.shift(i0, 0))), from), to-from)
 }
 
 // mulWith is mul on one goroutine with the workspace ws, for a goroutine
@@ -176,6 +221,9 @@ func (j *job[T]) split(threads int) {
 // runPooled computes rows [i0, i1) and columns [j0, j1) of C with an idle
 // workspace of the kernel.
 func (j *job[T]) runPooled(i0, i1, j0, j1 int) {
+	if j.mapC {
+		j.mapShare(i0, i1, j0, j1)
+	}
 	ws := j.kern.spare.Get()
 	j.run(ws, i0, i1, j0, j1)
 	j.kern.spare.Put(ws)
