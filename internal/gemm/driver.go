@@ -210,12 +210,12 @@ func (j *job[T]) parallel(threads int) {
 // repeat the packing of B, small beside the rows. Ranges are claimed
 // dynamically either way, so one a helper is late for goes to the caller.
 func (j *job[T]) split(threads int) {
-	jc := *j
-	if jc.n >= jc.m {
-		splitParts(jc.n, jc.kern.nr, threads, threads, func(j0, j1 int) { jc.runPooled(0, jc.m, j0, j1) })
-	} else {
-		split(jc.m, jc.kern.mr, threads, func(i0, i1 int) { jc.runPooled(i0, i1, 0, jc.n) })
+	if j.n >= j.m {
+		j.splitWide(threads) // split.go
+		return
 	}
+	jc := *j
+	split(jc.m, jc.kern.mr, threads, func(i0, i1 int) { jc.runPooled(i0, i1, 0, jc.n) })
 }
 
 // runPooled computes rows [i0, i1) and columns [j0, j1) of C with an idle

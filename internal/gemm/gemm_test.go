@@ -230,8 +230,9 @@ func TestMulSpecialValues(t *testing.T) {
 }
 
 // TestMulThreadsIdentical checks that splitting the work changes no bit,
-// on the blocked path (both A layouts), the small-kernel path and both
-// matrix-vector paths.
+// on the blocked path (both A layouts; wide products cut by columns, by
+// rows and with the strip in the last range), the small-kernel path and
+// both matrix-vector paths.
 func TestMulThreadsIdentical(t *testing.T) {
 	checkThreadsIdentical[float32](t)
 	checkThreadsIdentical[float64](t)
@@ -239,7 +240,7 @@ func TestMulThreadsIdentical(t *testing.T) {
 
 func checkThreadsIdentical[T float32 | float64](t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 7))
-	for _, sz := range [][3]int{{300, 200, 700}, {50, 900, 130}, {1000, 40, 64}, {2000, 8, 50}, {3000, 1, 300}, {1, 3000, 300}, {3000, 1, 401}, {1, 3000, 401}, {1, 1, 300001}, {20, 1, 140000}, {1, 20, 140000}, {37, 1, 150000}} {
+	for _, sz := range [][3]int{{300, 200, 700}, {50, 900, 130}, {96, 96, 200}, {94, 96, 220}, {40, 40, 1200}, {127, 129, 130}, {100, 100, 200}, {40, 200, 300}, {200, 200, 90}, {1000, 40, 64}, {2000, 8, 50}, {3000, 1, 300}, {1, 3000, 300}, {3000, 1, 401}, {1, 3000, 401}, {1, 1, 300001}, {20, 1, 140000}, {1, 20, 140000}, {37, 1, 150000}} {
 		m, n, k := sz[0], sz[1], sz[2]
 		gen := func(n int) []T { return fill[T](rng, n, false) }
 		for _, al := range []layout{rowMajor, colMajor} {

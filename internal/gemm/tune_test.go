@@ -10,6 +10,7 @@ package gemm
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 func BenchmarkTuneF64(b *testing.B) {
@@ -224,4 +225,70 @@ func BenchmarkTunePieces(b *testing.B) {
 		b.Run(fmt.Sprintf("f64/%dx%d", s[0], s[1]), func(b *testing.B) { benchMul[float64](b, s[0], 1, s[1], 2) })
 		b.Run(fmt.Sprintf("f32/%dx%d", s[0], s[1]), func(b *testing.B) { benchMul[float32](b, s[0], 1, s[1], 2) })
 	}
+}
+
+// BenchmarkTuneCuts times each range of a two-goroutine cut of a wide C
+// alone, one after the other (best of 400 each), and reports the busiest
+// goroutine's time with the ranges claimed in order, for the cut that
+// divided n (the column ranges, strip included, in whole tiles) and for
+// splitWide's, so that the cuts compare without the noise of a second
+// core.
+func BenchmarkTuneCuts(b *testing.B) {
+	for _, s := range [][3]int{{96, 96, 96}, {100, 100, 100}, {112, 112, 112}, {127, 129, 65}, {128, 128, 128}, {160, 160, 160}, {200, 200, 200}} {
+		b.Run(fmt.Sprintf("f32/%dx%dx%d", s[0], s[1], s[2]), func(b *testing.B) { benchCuts[float32](b, s[0], s[1], s[2]) })
+		b.Run(fmt.Sprintf("f64/%dx%dx%d", s[0], s[1], s[2]), func(b *testing.B) { benchCuts[float64](b, s[0], s[1], s[2]) })
+	}
+}
+
+func benchCuts[T Elem](b *testing.B, m, n, k int) {
+	a := Matrix[T]{ones[T](m * k), 0, k, 1}
+	bb := Matrix[T]{ones[T](k * n), 0, n, 1}
+	c := Matrix[T]{make([]T, m*n), 0, n, 1}
+	j, _ := plan(kernelFor[T](), m, n, k, a, bb, c, Options{Threads: 2})
+	byN := roundUp(ceilDiv(n, 2), j.kern.nr)
+	var old, cut [][4]int
+	for j0 := 0; j0 < n; j0 += byN {
+		old = append(old, [4]int{0, m, j0, min(j0+byN, n)})
+	}
+	step, parts, cols := j.columnCut(2)
+	if j.rowShare(2)+rowSplitCost < cols {
+		h := roundUp(ceilDiv(m, 2), 4)
+		for i0 := 0; i0 < m; i0 += h {
+			cut = append(cut, [4]int{i0, min(i0+h, m), 0, n})
+		}
+	} else {
+		for i := range parts {
+			cut = append(cut, [4]int{0, m, i * step, min((i+1)*step, n)})
+		}
+		cut[parts-1][3] = n
+	}
+	for b.Loop() {
+		b.ReportMetric(busiestOf(&j, old).Seconds()*1e6, "old-µs")
+		b.ReportMetric(busiestOf(&j, cut).Seconds()*1e6, "cut-µs")
+	}
+}
+
+// busiestOf times each range of rs alone and returns the busiest of two
+// goroutines claiming them in order.
+func busiestOf[T Elem](j *job[T], rs [][4]int) time.Duration {
+	best := make([]time.Duration, len(rs))
+	for i := range best {
+		best[i] = time.Hour
+	}
+	for range 400 {
+		for i, r := range rs {
+			t := time.Now()
+			j.runPooled(r[0], r[1], r[2], r[3])
+			best[i] = min(best[i], time.Since(t))
+		}
+	}
+	var g [2]time.Duration
+	for _, d := range best {
+		if g[0] <= g[1] {
+			g[0] += d
+		} else {
+			g[1] += d
+		}
+	}
+	return max(g[0], g[1])
 }
