@@ -72,9 +72,9 @@ func TestColdOutputSameBytes(t *testing.T) {
 					}
 					compareCold(t, fmt.Sprintf("%s %v %dx%d row broadcast procs=%d", op.Name, dt, rows, cols, procs), n*size, 0, run)
 				}
-				// A transposed input: a tiled walk, whose tiles' rows
+				// A transposed input: a tiled walk, whose tiles' rows (not whole lines)
 				// stream, with a partial last tile both ways.
-				rows, cols := 3*iter.MinParallel/1024+37, 1024/size*2+64/size
+				rows, cols := 3*iter.MinParallel/1024+37, 1024/size*2+64/size+1
 				n := rows * cols
 				a, b := pool[:n*size], pool[len(pool)-n*size:]
 				run := func(out unsafe.Pointer, cold bool) {
