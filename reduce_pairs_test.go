@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tensor-go/tensor/internal/vec"
 )
@@ -15,7 +17,7 @@ import (
 // over the last axis) against the order the engine defines, computed here
 // from vec's single-run functions: each chunk or row is ProdF32 of it,
 // chunks combine with ProdF64 in order, and every result rounds once to
-// float32. Odd chunk and row counts, a short last chunk, one and two
+// float32. Odd chunk and row counts, a short last chunk, one, two and three
 // goroutines, and NaN, ±Inf, -0 among the factors.
 func TestProdFloat32Pairs(t *testing.T) {
 	defer func(c int) { reduceChunk = c }(reduceChunk)
@@ -33,9 +35,9 @@ func TestProdFloat32Pairs(t *testing.T) {
 		return s
 	}
 	same := func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b }
-	for _, procs := range []int{1, 2} {
+	for _, procs := range []int{1, 2, 3} {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		for k, n := range []int{1000, 1999, 2000, 3000, 3001, 7 * 1000, 8*1000 + 37, 70001} {
+		for k, n := range []int{1000, 1999, 2000, 3000, 3001, 7 * 1000, 8*1000 + 37, 70001, 300001, 301000} {
 			s := data(n, k%2 == 1)
 			var partials []float64
 			for c := 0; c < n; c += reduceChunk {
@@ -84,4 +86,29 @@ func (x *Tensor) storageF32(t *testing.T) []float32 {
 		t.Fatal(fmt.Errorf("elements: %w", err))
 	}
 	return v
+}
+
+// TestParallelEnds checks that parallelEnds calls f once for every index,
+// whatever the count and the goroutines (more of them than indices, than
+// processors, one), with a goroutine that stalls on its first index so
+// that the others take what is left of its segment.
+func TestParallelEnds(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for _, w := range []int{1, 2, 3, 4, 7} {
+		for n := range 40 {
+			calls := make([]atomic.Int32, n)
+			var first atomic.Bool
+			parallelEnds(n, w, func(i int) {
+				if first.CompareAndSwap(false, true) {
+					time.Sleep(time.Millisecond)
+				}
+				calls[i].Add(1)
+			})
+			for i := range calls {
+				if c := calls[i].Load(); c != 1 {
+					t.Fatalf("parallelEnds(%d, %d): f(%d) called %d times", n, w, i, c)
+				}
+			}
+		}
+	}
 }
