@@ -403,22 +403,23 @@ func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
 	return wrapErr("matmul", err)
 }
 
-// runBF16Tiles multiplies a single bfloat16 product on the AMX tiles,
-// which round each block of float32 sums to bfloat16 straight into out (the
-// same bits as rounding a float32 result): no float32 result is made, only
-// the float32 sums between K blocks when K has several. It reports false
-// when the tiles do not take the product (another kernel set, a small or
-// batched product, a subnormal operand), leaving out for runHalf to
-// overwrite.
+// runBF16Tiles multiplies bfloat16 products on the AMX tiles, which round
+// each block of float32 sums to bfloat16 straight into out (the same bits
+// as rounding a float32 result): no float32 result is made, only the
+// float32 sums between K blocks when K has several (a single product's;
+// a batch takes the tiles only when K is one block). It reports false when
+// the tiles do not take the products (another kernel set, small products,
+// a subnormal operand), leaving out for runHalf to overwrite.
 func (p *matmulPlan) runBF16Tiles(out, a, b *Tensor) (bool, error) {
 	l := p.layout(a, b, out)
 	defer l.release()
-	if l.count != 1 {
-		return false, nil
-	}
 	partials, ok := gemm.BF16Tiles(l.m, l.n, l.k)
 	if !ok {
 		return false, nil
+	}
+	if l.count != 1 {
+		x, y, z := gemm.Matrix[uint16](view[uint16](l.a, a)), gemm.Matrix[uint16](view[uint16](l.b, b)), gemm.Matrix[uint16](view[uint16](l.c, out))
+		return gemm.MulBF16TilesBatch(l.count, l.m, l.n, l.k, x, y, z, l.aOffs, l.bOffs, l.cOffs, gemm.Options{}), nil
 	}
 	var sums []float32
 	if partials > 0 {

@@ -154,16 +154,19 @@ func TestMatmulTemporariesReturnToThePool(t *testing.T) {
 		name   string
 		a, b   DType
 		minHit int
+		m, k   int
 	}{
-		{"bfloat16 sums", BFloat16, BFloat16, 1},
-		{"int8 widened", Int8, Int8, 3}, // the fast path's: -slowpaths multiplies int8 as it is
-		{"float32 operand converted", Float32, Float64, 1},
+		// K deeper than a tile block (1024), so that the amx set keeps
+		// float32 sums too (a shallower product on the tiles has none).
+		{"bfloat16 sums", BFloat16, BFloat16, 1, 64, 2048},
+		{"int8 widened", Int8, Int8, 3, 256, 256}, // the fast path's: -slowpaths multiplies int8 as it is
+		{"float32 operand converted", Float32, Float64, 1, 256, 256},
 	} {
 		if tc.a == Int8 && !useFastMatmul {
 			continue
 		}
-		a := Must(Must(Rand(1, Float32, -1, 1, 256, 256)).AsType(tc.a))
-		b := Must(Must(Rand(2, Float32, -1, 1, 256, 256)).AsType(tc.b))
+		a := Must(Must(Rand(1, Float32, -1, 1, tc.m, tc.k)).AsType(tc.a))
+		b := Must(Must(Rand(2, Float32, -1, 1, tc.k, tc.m)).AsType(tc.b))
 		Must(Matmul(a, b))
 		before := storage.ReadStats().Hits
 		Must(Matmul(a, b))

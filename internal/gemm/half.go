@@ -1,6 +1,10 @@
 package gemm
 
-import "github.com/tensor-go/tensor/internal/cast"
+import (
+	"sync/atomic"
+
+	"github.com/tensor-go/tensor/internal/cast"
+)
 
 // HalfFormat names the 16-bit floating-point layout of MulHalf's operands.
 type HalfFormat int
@@ -80,6 +84,39 @@ func MulBF16Tiles(m, n, k int, a, b, c Matrix[uint16], partial []float32, opt Op
 		sums = Matrix[float32]{Data: partial[:np], RS: n, CS: 1}
 	}
 	return mulTilesTo(active.bf16, m, n, k, a, b, sums, c, opt.threads())
+}
+
+// MulBF16TilesBatch is MulBF16Tiles for batch products (A, B and C of
+// product i at the views shifted by aOffs[i], bOffs[i] and cOffs[i]) whose
+// K is one block (BF16Tiles reports no partial sums): a batch with fewer
+// products than goroutines runs them one after the other, each shared out,
+// a longer one shares out whole products. It reports false, with C's
+// contents undefined, when the tiles do not take the products or one of
+// them has a subnormal operand.
+func MulBF16TilesBatch(batch, m, n, k int, a, b, c Matrix[uint16], aOffs, bOffs, cOffs []int, opt Options) bool {
+	if np, ok := BF16Tiles(m, n, k); !ok || np > 0 || batch <= 0 {
+		return false
+	}
+	threads := max(1, min(opt.threads(), batch*m*n*k/active.bf16.minFlopsPerThread))
+	if batch < threads {
+		for i := range batch {
+			if !MulBF16Tiles(m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), nil, opt) {
+				return false
+			}
+		}
+		return true
+	}
+	one := opt
+	one.Threads = 1
+	var subnormal atomic.Bool
+	split(batch, 1, threads, func(i0, i1 int) {
+		for i := i0; i < i1 && !subnormal.Load(); i++ {
+			if !MulBF16Tiles(m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), nil, one) {
+				subnormal.Store(true)
+			}
+		}
+	})
+	return !subnormal.Load()
 }
 
 // MulHalfBatch is MulBatch for half-precision operands (see MulHalf).

@@ -564,3 +564,48 @@ func TestMulBF16Tiles(t *testing.T) {
 		}
 	}
 }
+
+// TestMulBF16TilesBatch checks batches on the tiles against each product
+// through MulHalf rounded, bit for bit: fewer products than goroutines and
+// more, B broadcast (one offset for all), and that a subnormal in one
+// product declines the batch.
+func TestMulBF16TilesBatch(t *testing.T) {
+	if _, ok := BF16Tiles(64, 64, 64); !ok {
+		t.Skip("the active kernel set has no tile kernel")
+	}
+	rng := rand.New(rand.NewPCG(24, 41))
+	const m, n, k = 48, 40, 70
+	for _, batch := range []int{2, 9} {
+		for _, bcast := range []bool{false, true} {
+			a := Matrix[uint16]{randomBF16(rng, batch*m*k), 0, k, 1}
+			b := Matrix[uint16]{randomBF16(rng, batch*k*n), 0, n, 1}
+			c := Matrix[uint16]{make([]uint16, batch*m*n), 0, n, 1}
+			aOffs, bOffs, cOffs := make([]int, batch), make([]int, batch), make([]int, batch)
+			for i := range batch {
+				aOffs[i], bOffs[i], cOffs[i] = i*m*k, i*k*n, i*m*n
+				if bcast {
+					bOffs[i] = 0
+				}
+			}
+			if !MulBF16TilesBatch(batch, m, n, k, a, b, c, aOffs, bOffs, cOffs, Options{Threads: 4}) {
+				t.Fatalf("batch %d: declined", batch)
+			}
+			for i := range batch {
+				f32 := Matrix[float32]{make([]float32, m*n), 0, n, 1}
+				MulHalf(BFloat16, m, n, k, a.withOff(aOffs[i]), b.withOff(bOffs[i]), f32, Options{Threads: 1})
+				for e, v := range f32.Data {
+					if got, want := c.Data[cOffs[i]+e], bfloat16.FromFloat32(v).Bits(); got != want {
+						t.Fatalf("batch %d broadcast %v: product %d element %d = %#04x, want %#04x", batch, bcast, i, e, got, want)
+					}
+				}
+			}
+			a.Data[aOffs[batch-1]+rng.IntN(m*k)] = 0x8002
+			if MulBF16TilesBatch(batch, m, n, k, a, b, c, aOffs, bOffs, cOffs, Options{Threads: 4}) {
+				t.Fatalf("batch %d: took a subnormal in its last product", batch)
+			}
+		}
+	}
+	if MulBF16TilesBatch(2, 64, 64, 1100, Matrix[uint16]{}, Matrix[uint16]{}, Matrix[uint16]{}, nil, nil, nil, Options{}) {
+		t.Fatal("a batch whose K is several blocks was taken")
+	}
+}
