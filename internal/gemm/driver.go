@@ -78,24 +78,25 @@ const avx512MinFlopsPerThread = 96 * 96 * 96
 // mul runs the product on up to opt.threads() goroutines.
 func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
 	if j, blocked := plan(kern, m, n, k, a, b, c, opt); blocked {
-		j.mapC = opt.Cold && mapColdC && j.c.CS == 1 && j.c.RS == j.n && j.m*j.n*int(unsafe.Sizeof(*new(T))) >= mapCMinBytes
+		j.mapC = opt.Cold && mapColdC && j.k > kern.kc && j.c.CS == 1 && j.c.RS == j.n && j.m*j.n*int(unsafe.Sizeof(*new(T))) >= mapCMinBytes
 		j.parallel(opt.threads())
 	}
 }
 
-// mapColdC has the blocked product map the absent pages of a cold,
-// contiguous C of at least mapCMinBytes ahead of writing it, each
-// rectangle of the split its share (storage.MapForStreaming, one madvise a
-// run of absent pages), instead of faulting them in one at a time during
-// its first K block. A fault costs about 1.0 µs a 4 KiB page under KVM
-// here, mapping ahead 0.55 µs with the clearing: writing a fresh 4 MiB in
-// 12×32 tiles took 1.8-2.1 ms of CPU faulting and 1.4-1.6 mapped ahead
+// mapColdC has a blocked product of more than one K block map the absent
+// pages of a cold, contiguous C of at least mapCMinBytes ahead of writing
+// it, each rectangle of the split its share (storage.MapForStreaming, one
+// madvise a run of absent pages), instead of faulting them in one at a time
+// during its first K block. A fault costs about 1.0 µs a 4 KiB page under
+// KVM here, mapping ahead 0.55 µs with the clearing: writing a fresh 4 MiB
+// in 12×32 tiles took 1.8-2.1 ms of CPU faulting and 1.4-1.6 mapped ahead
 // (Sapphire Rapids under KVM); 1024³ float32 on two goroutines into a
-// fresh C each call, 5-8% less CPU. Element-wise results written with ordinary
-// stores are left to fault (storage.MapForStreaming), since the kernel's
-// clearing at the fault leaves the page in cache for the store that
-// follows; a C of at least L2 is written K/kc times over and does not stay
-// in cache between its K blocks anyway. A variable so that tests and
+// fresh C each call, 5-8% less CPU. Element-wise results written with
+// ordinary stores are left to fault (storage.MapForStreaming), since the
+// kernel's clearing at the fault leaves the page in cache for the store
+// that follows, and so is the C of a product with one K block, written
+// once as they are; a C of at least L2 written K/kc times does not stay in
+// cache between its K blocks anyway. A variable so that tests and
 // benchmarks can switch it off.
 var mapColdC = true
 
