@@ -207,16 +207,15 @@ func (j *job[T]) parallel(threads int) {
 // own part of B, but every range reads all of A again, and narrower ranges
 // reuse each A sliver on fewer tiles (measured at 256³ float32 on two
 // threads: 133 µs with one range per goroutine, 143 µs with two or four).
-// A tall C is cut into partsPerThread row ranges per goroutine, which only
-// repeat the packing of B, small beside the rows. Ranges are claimed
+// A tall C is cut into up to partsPerThread row ranges per goroutine, which
+// repeat the packing of B (split.go has both cuts). Ranges are claimed
 // dynamically either way, so one a helper is late for goes to the caller.
 func (j *job[T]) split(threads int) {
 	if j.n >= j.m {
-		j.splitWide(threads) // split.go
+		j.splitWide(threads)
 		return
 	}
-	jc := *j
-	split(jc.m, jc.kern.mr, threads, func(i0, i1 int) { jc.runPooled(i0, i1, 0, jc.n) })
+	j.splitTall(threads)
 }
 
 // runPooled computes rows [i0, i1) and columns [j0, j1) of C with an idle

@@ -19,6 +19,23 @@ import "github.com/tensor-go/tensor/internal/parallel"
 // 55.7 -> 49.3; float64 100³ 14.9 -> 13.2, 127×129×65 16.7 -> 15.6, 200³
 // 97.9 -> 92.5; 64³, 100³ float32, 112³, 128³ and 160³ are cut as before.
 
+// A tall C (m > n) is cut into row ranges, each packing the whole of B:
+// partsPerThread of them per goroutine, so that a late helper's share
+// goes to the others, but none shorter than minPartRows rows, below which
+// packing B again costs more than the balance saves. The busiest of two
+// goroutines, each range timed alone (BenchmarkTuneCuts; eight ranges ->
+// two): float32 256×64×64 7.47 -> 6.13 µs, 1000×100×100 67.2 -> 61.3,
+// float64 256×64×64 15.9 -> 12.1, 1000×100×100 127 -> 115; from 1536
+// rows (four and more ranges) level, 2000×100×100 128 against 129.
+const minPartRows = 384
+
+// splitTall computes a C with m > n on threads goroutines.
+func (j *job[T]) splitTall(threads int) {
+	jc := *j
+	parts := threads * max(1, min(partsPerThread, jc.m/(minPartRows*threads)))
+	splitParts(jc.m, 4, threads, parts, func(i0, i1 int) { jc.runPooled(i0, i1, 0, jc.n) })
+}
+
 // rowSplitCost is the share of a product's time that the extra packing of
 // B by every row range costs, against a cut by columns: float32 100³ cut by
 // rows took 8% more time in all than by columns, and by either its

@@ -227,14 +227,15 @@ func BenchmarkTunePieces(b *testing.B) {
 	}
 }
 
-// BenchmarkTuneCuts times each range of a two-goroutine cut of a wide C
-// alone, one after the other (best of 400 each), and reports the busiest
-// goroutine's time with the ranges claimed in order, for the cut that
-// divided n (the column ranges, strip included, in whole tiles) and for
-// splitWide's, so that the cuts compare without the noise of a second
-// core.
+// BenchmarkTuneCuts times each range of a two-goroutine cut of C alone,
+// one after the other (best of 400 each), and reports the busiest
+// goroutine's time with the ranges claimed in order, for the cut before
+// split.go (a wide C's column ranges dividing n, strip included, in whole
+// tiles; a tall C's eight ranges of whole slivers) and for split.go's, so
+// that the cuts compare without the noise of a second core.
 func BenchmarkTuneCuts(b *testing.B) {
-	for _, s := range [][3]int{{96, 96, 96}, {100, 100, 100}, {112, 112, 112}, {127, 129, 65}, {128, 128, 128}, {160, 160, 160}, {200, 200, 200}} {
+	for _, s := range [][3]int{{96, 96, 96}, {100, 100, 100}, {112, 112, 112}, {127, 129, 65}, {128, 128, 128}, {160, 160, 160}, {200, 200, 200},
+		{256, 64, 64}, {1000, 100, 100}, {2000, 100, 100}} {
 		b.Run(fmt.Sprintf("f32/%dx%dx%d", s[0], s[1], s[2]), func(b *testing.B) { benchCuts[float32](b, s[0], s[1], s[2]) })
 		b.Run(fmt.Sprintf("f64/%dx%dx%d", s[0], s[1], s[2]), func(b *testing.B) { benchCuts[float64](b, s[0], s[1], s[2]) })
 	}
@@ -245,17 +246,30 @@ func benchCuts[T Elem](b *testing.B, m, n, k int) {
 	bb := Matrix[T]{ones[T](k * n), 0, n, 1}
 	c := Matrix[T]{make([]T, m*n), 0, n, 1}
 	j, _ := plan(kernelFor[T](), m, n, k, a, bb, c, Options{Threads: 2})
-	byN := roundUp(ceilDiv(n, 2), j.kern.nr)
 	var old, cut [][4]int
+	rows := func(step int) (r [][4]int) {
+		for i0 := 0; i0 < m; i0 += step {
+			r = append(r, [4]int{i0, min(i0+step, m), 0, n})
+		}
+		return r
+	}
+	if m > n {
+		// Tall: eight ranges of whole slivers against splitTall's.
+		old = rows(roundUp(ceilDiv(m, 2*partsPerThread), j.kern.mr))
+		cut = rows(roundUp(ceilDiv(m, 2*max(1, min(partsPerThread, m/(minPartRows*2)))), 4))
+		for b.Loop() {
+			b.ReportMetric(busiestOf(&j, old).Seconds()*1e6, "old-µs")
+			b.ReportMetric(busiestOf(&j, cut).Seconds()*1e6, "cut-µs")
+		}
+		return
+	}
+	byN := roundUp(ceilDiv(n, 2), j.kern.nr)
 	for j0 := 0; j0 < n; j0 += byN {
 		old = append(old, [4]int{0, m, j0, min(j0+byN, n)})
 	}
 	step, parts, cols := j.columnCut(2)
 	if j.rowShare(2)+rowSplitCost < cols {
-		h := roundUp(ceilDiv(m, 2), 4)
-		for i0 := 0; i0 < m; i0 += h {
-			cut = append(cut, [4]int{i0, min(i0+h, m), 0, n})
-		}
+		cut = rows(roundUp(ceilDiv(m, 2), 4))
 	} else {
 		for i := range parts {
 			cut = append(cut, [4]int{0, m, i * step, min((i+1)*step, n)})
