@@ -112,3 +112,59 @@ func TestParallelEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestSumComplex64Pairs checks complex64 sums, whose chunks and rows go
+// through the complex pair kernel, against the order the engine defines,
+// from vec's single-run functions: each chunk or row is SumC64 of it,
+// added to -0, chunks combine in order with SumC128, and the result
+// rounds once to complex64; one, two and three goroutines, odd counts, a
+// short last chunk, specials.
+func TestSumComplex64Pairs(t *testing.T) {
+	defer func(c int) { reduceChunk = c }(reduceChunk)
+	reduceChunk = 1000
+	rng := rand.New(rand.NewPCG(23, 24))
+	negZero := complex(math.Copysign(0, -1), math.Copysign(0, -1))
+	data := func(n int) []complex64 {
+		s := make([]complex64, n)
+		for i := range s {
+			s[i] = complex(float32(rng.NormFloat64()*1e3), float32(rng.NormFloat64()))
+		}
+		if n > 0 && rng.IntN(2) == 0 {
+			s[rng.IntN(n)] = complex(float32(math.Inf(1)), float32(math.NaN()))
+		}
+		return s
+	}
+	sameF := func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b }
+	same := func(a, b complex64) bool { return sameF(real(a), real(b)) && sameF(imag(a), imag(b)) }
+	for _, procs := range []int{1, 2, 3} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		for _, n := range []int{1000, 1999, 3001, 70001, 300001, 301000} {
+			s := data(n)
+			var partials []complex128
+			for c := 0; c < n; c += reduceChunk {
+				partials = append(partials, negZero+vec.SumC64(s[c:min(c+reduceChunk, n)]))
+			}
+			want := complex64(negZero + vec.SumC128(partials))
+			got, err := Elements[complex64](Must(Sum(Must(FromSlice(s, n)))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !same(got[0], want) {
+				t.Fatalf("procs %d: Sum of %d complex64 = %v, want %v", procs, n, got[0], want)
+			}
+		}
+		for _, sh := range [][2]int{{2, 100}, {3, 33}, {7, 1000}, {301, 520}} {
+			s := data(sh[0] * sh[1])
+			got, err := Elements[complex64](Must(Sum(Must(FromSlice(s, sh[0], sh[1])), Axis(1))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range sh[0] {
+				want := complex64(negZero + vec.SumC64(s[i*sh[1]:(i+1)*sh[1]]))
+				if !same(got[i], want) {
+					t.Fatalf("procs %d: row %d of %v summed over axis 1 = %v, want %v", procs, i, sh, got[i], want)
+				}
+			}
+		}
+	}
+}

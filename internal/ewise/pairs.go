@@ -35,16 +35,24 @@ func (r *Reduction) withPairs(table func(dtype.DType) PairKernel) *Reduction {
 	return r
 }
 
-// sumPairs is Sum's table of pair kernels (see prodPairs).
+// sumPairs is Sum's table of pair kernels (see prodPairs): float32, and
+// complex64, whose sums are float32 sums of the parts.
 func sumPairs(dt dtype.DType) PairKernel {
-	if dt != dtype.Float32 {
-		return nil
+	switch dt {
+	case dtype.Float32:
+		return func(acc0, acc1, x0, x1 unsafe.Pointer, n int) {
+			s0, s1 := vec.SumF32Pair(run[float32](x0, n), run[float32](x1, n))
+			*(*float64)(acc0) += s0
+			*(*float64)(acc1) += s1
+		}
+	case dtype.Complex64:
+		return func(acc0, acc1, x0, x1 unsafe.Pointer, n int) {
+			s0, s1 := vec.SumC64Pair(run[complex64](x0, n), run[complex64](x1, n))
+			*(*complex128)(acc0) += s0
+			*(*complex128)(acc1) += s1
+		}
 	}
-	return func(acc0, acc1, x0, x1 unsafe.Pointer, n int) {
-		s0, s1 := vec.SumF32Pair(run[float32](x0, n), run[float32](x1, n))
-		*(*float64)(acc0) += s0
-		*(*float64)(acc1) += s1
-	}
+	return nil
 }
 
 // prodPairs is Prod's table of pair kernels: float32, whose widening loads

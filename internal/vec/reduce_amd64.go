@@ -55,6 +55,26 @@ func sumF32PairAVX512(a, b []float32) (pa, pb float64)
 //go:noescape
 func sumF32PairAVX2(a, b []float32) (pa, pb float64)
 
+// sumC64PairAVX512 is SumC64 of two complex64 runs of equal length, side
+// by side, given as their parts.
+//
+//go:noescape
+func sumC64PairAVX512(a, b []float32) (pa, pb complex128)
+
+// sumC64PairAVX2 is sumC64PairAVX512 for runs of whole blocks of parts.
+//
+//go:noescape
+func sumC64PairAVX2(a, b []float32) (pa, pb complex128)
+
+// sumPairC64AVX2 is the AVX2 set's complex pair kernel: runs of whole
+// blocks through sumC64PairAVX2, others one after the other.
+func sumPairC64AVX2(a, b []float32) (complex128, complex128) {
+	if len(a)%lanes8 != 0 {
+		return sumPartsC64(a), sumPartsC64(b)
+	}
+	return sumC64PairAVX2(a, b[:len(a)])
+}
+
 // sumPairF32AVX2 is pairF32AVX2 for sums.
 func sumPairF32AVX2(a, b []float32) (float64, float64) {
 	if len(a)%lanes8 != 0 {
@@ -220,8 +240,8 @@ var prodAVX2 = prodKernels{
 
 var sumAVX512 = sumKernels{
 	f32: sumF32AVX512, f64: sumF64AVX512,
-	f32Pair: sumF32PairAVX512,
-	i32:     sumI32AVX512, i64: sumI64AVX512,
+	f32Pair: sumF32PairAVX512, c64Pair: sumC64PairAVX512,
+	i32: sumI32AVX512, i64: sumI64AVX512,
 	i8: sumI8AVX512, u8: sumU8AVX512,
 	i16: sumI16AVX512, u16: sumU16AVX512,
 	f16: sumF16AVX512, bf16: sumBF16AVX512,
@@ -231,8 +251,8 @@ var sumAVX512 = sumKernels{
 // sumAVX2 has every kernel: AVX2 adds 64-bit integers.
 var sumAVX2 = sumKernels{
 	f32: sumF32AVX2, f64: sumF64AVX2,
-	f32Pair: sumPairF32AVX2,
-	i32:     sumI32AVX2, i64: sumI64AVX2,
+	f32Pair: sumPairF32AVX2, c64Pair: sumPairC64AVX2,
+	i32: sumI32AVX2, i64: sumI64AVX2,
 	i8: sumI8AVX2, u8: sumU8AVX2,
 	i16: sumI16AVX2, u16: sumU16AVX2,
 	f16: sumF16AVX2, bf16: sumBF16AVX2,

@@ -143,22 +143,29 @@ done: \
 	VCVTPS2PD.Z 96(R), K4, Z7; \
 	OP          Z7, A3, K4, A3
 
-// PAIRFOLD folds the lanes A0-A3 into the low element of A0 in the rounds
-// of FOLDF64 (and of the Go fold32), using T and the low halves of A0/T.
-#define PAIRFOLD(OP, OPS, A0, A1, A2, A3, Y0, Y1, X0, X1) \
+// PAIRFOLD2 folds the lanes A0-A3 into the two low elements of A0 in the
+// rounds of FOLDF64 (and of the Go fold32) but its last, using the halves
+// of A0 and A1.
+#define PAIRFOLD2(OP, A0, A1, A2, A3, Y0, Y1, X0, X1) \
 	OP            A2, A0, A0; \
 	OP            A3, A1, A1; \
 	OP            A1, A0, A0; \
 	VEXTRACTF64X4 $1, A0, Y1; \
 	OP            Y1, Y0, Y0; \
 	VEXTRACTF128  $1, Y0, X1; \
-	OP            X1, X0, X0; \
-	VMOVHLPS      X0, X0, X1; \
-	OPS           X1, X0, X0
+	OP            X1, X0, X0
+
+// FINAL ends a fold of float lanes in X0 (the last round, lane 0 with lane
+// 1, through X1) and stores the result at dst; FINALC stores the two
+// lanes as they are, a complex sum's real and imaginary parts (see
+// complexFold).
+#define FINAL(OPS, X0, X1, dst) VMOVHLPS X0, X0, X1; OPS X1, X0, X0; VMOVSD X0, dst
+#define FINALC(OPS, X0, X1, dst) VMOVUPD X0, dst
 
 // PAIR512 is the body of the AVX-512 pair kernels: INIT fills Z0 with the
-// starting value, OP and OPS are the packed and scalar operation.
-#define PAIR512(INIT, OP, OPS) \
+// starting value, OP and OPS are the packed and scalar operation, END is
+// FINAL or FINALC and B the offset of b's result.
+#define PAIR512(INIT, OP, OPS, END, B) \
 	MOVQ      a_base+0(FP), SI; \
 	MOVQ      a_len+8(FP), CX; \
 	MOVQ      b_base+24(FP), DI; \
@@ -212,16 +219,17 @@ pairtail: \
 	PAIRTAIL(OP, SI, Z0, Z1, Z2, Z3); \
 	PAIRTAIL(OP, DI, Z8, Z9, Z10, Z11); \
 pairfold: \
-	PAIRFOLD(OP, OPS, Z0, Z1, Z2, Z3, Y0, Y1, X0, X1); \
-	VMOVSD    X0, pa+48(FP); \
-	PAIRFOLD(OP, OPS, Z8, Z9, Z10, Z11, Y8, Y9, X8, X9); \
-	VMOVSD    X8, pb+56(FP); \
+	PAIRFOLD2(OP, Z0, Z1, Z2, Z3, Y0, Y1, X0, X1); \
+	END(OPS, X0, X1, pa+48(FP)); \
+	PAIRFOLD2(OP, Z8, Z9, Z10, Z11, Y8, Y9, X8, X9); \
+	END(OPS, X8, X9, pb+B(FP)); \
 	VZEROUPPER; \
 	RET
 
 // PAIRFOLD256 folds float64 lanes 0-31 in Y0-Y7 (lanes 4q.. in Yq) into
-// the low element of X0 in the rounds of FOLDF64_256 (and the Go fold32).
-#define PAIRFOLD256(OP, OPS) \
+// the two low elements of X0 in the rounds of FOLDF64_256 (and the Go
+// fold32) but its last (see FINAL).
+#define PAIRFOLD256(OP) \
 	OP           Y4, Y0, Y0; \
 	OP           Y5, Y1, Y1; \
 	OP           Y6, Y2, Y2; \
@@ -230,9 +238,7 @@ pairfold: \
 	OP           Y3, Y1, Y1; \
 	OP           Y1, Y0, Y0; \
 	VEXTRACTF128 $1, Y0, X1; \
-	OP           X1, X0, X0; \
-	VMOVHLPS     X0, X0, X1; \
-	OPS          X1, X0, X0
+	OP           X1, X0, X0
 
 // PAIRA256 multiplies four float32 at off(R), widened through Y15, into
 // the lane register A. One temporary serves every widening: the renamer
@@ -242,11 +248,12 @@ pairfold: \
 	VCVTPS2PD off(R), Y15; \
 	OP        Y15, A, A
 
-// PAIR256 is the body of the AVX2 pair kernels (see PAIR512): a's lanes
+// PAIR256 is the body of the AVX2 pair kernels (see PAIR512, whose END
+// and B it takes too): a's lanes
 // in Y0-Y7 as in REDUCE256, b's in Y8-Y14 and, for its last four, the
 // frame; so one chain of sixteen goes through memory per block, not eight
 // (its load-multiply-store is still shorter than a block's work).
-#define PAIR256(INIT, OP, OPS) \
+#define PAIR256(INIT, OP, OPS, END, B) \
 	MOVQ    a_base+0(FP), SI; \
 	MOVQ    a_len+8(FP), CX; \
 	MOVQ    b_base+24(FP), DI; \
@@ -294,8 +301,8 @@ pair256loop: \
 	DECQ      CX; \
 	JNZ       pair256loop; \
 pair256fold: \
-	PAIRFOLD256(OP, OPS); \
-	VMOVSD    X0, pa+48(FP); \
+	PAIRFOLD256(OP); \
+	END(OPS, X0, X1, pa+48(FP)); \
 	VMOVDQA   Y8, Y0; \
 	VMOVDQA   Y9, Y1; \
 	VMOVDQA   Y10, Y2; \
@@ -304,8 +311,8 @@ pair256fold: \
 	VMOVDQA   Y13, Y5; \
 	VMOVDQA   Y14, Y6; \
 	VMOVUPD   0(SP), Y7; \
-	PAIRFOLD256(OP, OPS); \
-	VMOVSD    X0, pb+56(FP); \
+	PAIRFOLD256(OP); \
+	END(OPS, X0, X1, pb+B(FP)); \
 	VZEROUPPER; \
 	RET
 
@@ -699,11 +706,11 @@ TEXT ·sumU16AVX2(SB), NOSPLIT, $0-280
 // than straight through (Xeon Sapphire Rapids, KVM), where the widening
 // loads' extra micro-operations leave one stream too few loads in flight.
 TEXT ·prodF32PairAVX512(SB), NOSPLIT, $0-64
-	PAIR512(ONEF64_512, VMULPD, VMULSD)
+	PAIR512(ONEF64_512, VMULPD, VMULSD, FINAL, 56)
 
 // func sumF32PairAVX512(a, b []float32) (pa, pb float64)
 TEXT ·sumF32PairAVX512(SB), NOSPLIT, $0-64
-	PAIR512(NEGZERO64_512, VADDPD, VADDSD)
+	PAIR512(NEGZERO64_512, VADDPD, VADDSD, FINAL, 56)
 
 // func prodF32PairAVX2(a, b []float32) (pa, pb float64)
 //
@@ -712,8 +719,21 @@ TEXT ·sumF32PairAVX512(SB), NOSPLIT, $0-64
 // ymm registers, so one group of b's lanes lives in the frame (see
 // PAIR256).
 TEXT ·prodF32PairAVX2(SB), NOSPLIT, $32-64
-	PAIR256(ONEF64_256, VMULPD, VMULSD)
+	PAIR256(ONEF64_256, VMULPD, VMULSD, FINAL, 56)
 
 // func sumF32PairAVX2(a, b []float32) (pa, pb float64)
 TEXT ·sumF32PairAVX2(SB), NOSPLIT, $32-64
-	PAIR256(NEGZERO64_256, VADDPD, VADDSD)
+	PAIR256(NEGZERO64_256, VADDPD, VADDSD, FINAL, 56)
+
+// func sumC64PairAVX512(a, b []float32) (pa, pb complex128)
+//
+// sumF32PairAVX512 for the parts of two complex64 runs: SumC64 of each,
+// whose lanes fold as 16 complex lanes (FINALC).
+TEXT ·sumC64PairAVX512(SB), NOSPLIT, $0-80
+	PAIR512(NEGZERO64_512, VADDPD, VADDSD, FINALC, 64)
+
+// func sumC64PairAVX2(a, b []float32) (pa, pb complex128)
+//
+// sumC64PairAVX512 for runs of whole blocks of parts.
+TEXT ·sumC64PairAVX2(SB), NOSPLIT, $32-80
+	PAIR256(NEGZERO64_256, VADDPD, VADDSD, FINALC, 64)

@@ -11,8 +11,11 @@ package vec
 // direction (see the package comment on the order), and the caller rounds
 // it once to the result type.
 type sumKernels struct {
-	f32       func(a []float32) [lanes8]float64
-	f32Pair   func(a, b []float32) (float64, float64) // see prodKernels.f32Pair
+	f32     func(a []float32) [lanes8]float64
+	f32Pair func(a, b []float32) (float64, float64) // see prodKernels.f32Pair
+	// c64Pair is SumC64 of two complex64 runs of equal length, passed as
+	// their parts (see SumC64Pair).
+	c64Pair   func(a, b []float32) (complex128, complex128)
 	f64       func(a []float64) [lanes8]float64
 	i32       func(a []int32) [lanes4]int32
 	i64       func(a []int64) [lanes8]int64

@@ -9,8 +9,8 @@ import (
 // sumGo is the Go twin of every sum block kernel.
 var sumGo = sumKernels{
 	f32: sumBlocksF64[float32], f64: sumBlocksF64[float64],
-	f32Pair: sumF32PairGo,
-	i32:     sumBlocks4[int32], i64: sumBlocks8[int64],
+	f32Pair: sumF32PairGo, c64Pair: sumC64PairGo,
+	i32: sumBlocks4[int32], i64: sumBlocks8[int64],
 	i8: sumBlocksWiden[int8], u8: sumBlocksWiden[uint8],
 	i16: sumBlocksWiden[int16], u16: sumBlocksWiden[uint16],
 	f16: sumBlocksHalf(f16ToF32), bf16: sumBlocksHalf(bf16ToF32),
@@ -21,6 +21,22 @@ var sumGo = sumKernels{
 // each run.
 func sumF32PairGo(a, b []float32) (float64, float64) {
 	return sumOneGo(a), sumOneGo(b[:len(a)])
+}
+
+// sumC64PairGo is the Go twin of the complex pair kernel: SumC64's twin of
+// the parts of each run.
+func sumC64PairGo(a, b []float32) (complex128, complex128) {
+	return sumPartsGoC64(a), sumPartsGoC64(b[:len(a)])
+}
+
+// sumPartsGoC64 is sumPartsC64 with the Go twins.
+func sumPartsGoC64(parts []float32) complex128 {
+	full := len(parts) &^ (lanes8 - 1)
+	lane := sumBlocksF64(parts[:full])
+	for j, v := range parts[full:] {
+		lane[j] += float64(v)
+	}
+	return complexFold(&lane)
 }
 
 // sumOneGo is SumF32 with the Go twins.

@@ -214,3 +214,37 @@ func BenchmarkSumComplex64(b *testing.B) {
 }
 
 var sinkC128 complex128
+
+// TestSumC64Pair checks SumC64Pair under every kernel set against SumC64 of
+// each run under the Go twin, bit for bit (any NaN for any NaN): at every
+// edge length and alignment, runs of unequal length, specials among the
+// parts, and random guard elements around each run that must not be read.
+func TestSumC64Pair(t *testing.T) {
+	defer func(saved sumKernels) { sumImpl = saved }(sumImpl)
+	r := rand.New(rand.NewPCG(29, 30))
+	same := func(x, y complex128) bool { return sameF64(real(x), real(y)) && sameF64(imag(x), imag(y)) }
+	gen := func() complex64 {
+		if r.IntN(300) == 0 {
+			return complex(specialsF32[r.IntN(len(specialsF32))], float32(r.NormFloat64()))
+		}
+		return complex(float32(r.NormFloat64()*1e3), float32(r.NormFloat64()))
+	}
+	for _, v := range sumTable.Variants() {
+		for k, n := range testLengths(r, 8) {
+			for _, off := range testOffsets(n) {
+				m := n
+				if k%7 == 3 {
+					m = max(0, n-1-r.IntN(20))
+				}
+				a, _ := sliceAt(n, off, gen)
+				b, _ := sliceAt(m, (off*5+3)%16, gen)
+				sumImpl = sumGo
+				wa, wb := SumC64(a), SumC64(b)
+				sumImpl = v.K
+				if ga, gb := SumC64Pair(a, b); !same(ga, wa) || !same(gb, wb) {
+					t.Fatalf("%s n=%d m=%d off=%d: got %v, %v; SumC64 twin %v, %v", v.Name(), n, m, off, ga, gb, wa, wb)
+				}
+			}
+		}
+	}
+}
