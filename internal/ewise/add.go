@@ -44,9 +44,9 @@ func addKernel(dt dtype.DType) iter.Kernel {
 	case dtype.BFloat16:
 		return halfKernel(vec.AddBF16, vec.AddScalarBF16, bf16ToF32, f32ToBF16, addF32)
 	case dtype.Complex64:
-		return realKernel(addParts[complex64](vec.AddF32), addScalarLoop[complex64], addLoop[complex64])
+		return realKernel(inParts[complex64](vec.AddF32), addScalarLoop[complex64], addLoop[complex64])
 	case dtype.Complex128:
-		return realKernel(addParts[complex128](vec.AddF64), addScalarLoop[complex128], addLoop[complex128])
+		return realKernel(inParts[complex128](vec.AddF64), addScalarLoop[complex128], addLoop[complex128])
 	}
 	return nil
 }
@@ -74,6 +74,12 @@ func addStreaming(dt dtype.DType) iter.Kernel {
 		return realKernel(vec.AddF32Streaming, vec.AddScalarF32Streaming, addLoop[float32])
 	case dtype.Float64:
 		return realKernel(vec.AddF64Streaming, vec.AddScalarF64Streaming, addLoop[float64])
+	case dtype.Complex64:
+		// Contiguous runs go to the float32 streaming kernel as their
+		// parts; the rest streams through a buffer as it would without.
+		return contiguousOr(inParts[complex64](vec.AddF32Streaming), streamedVia(addKernel(dt), dt.Size()))
+	case dtype.Complex128:
+		return contiguousOr(inParts[complex128](vec.AddF64Streaming), streamedVia(addKernel(dt), dt.Size()))
 	}
 	return nil
 }
@@ -86,9 +92,10 @@ func addLoop[T number | ~complex64 | ~complex128](d, a, b unsafe.Pointer, sd, sa
 	}
 }
 
-// addParts adds contiguous complex runs as float runs of twice their
-// length: a complex sum is the sums of its parts.
-func addParts[C ~complex64 | ~complex128, F ~float32 | ~float64](f func(dst, a, b []F)) func(dst, a, b []C) {
+// inParts runs f, a float kernel of vec's (a sum or a difference), on
+// contiguous complex runs as float runs of twice their length: a complex
+// sum or difference is the sums or differences of its parts.
+func inParts[C ~complex64 | ~complex128, F ~float32 | ~float64](f func(dst, a, b []F)) func(dst, a, b []C) {
 	return func(dst, a, b []C) {
 		parts := func(c []C) []F { return unsafe.Slice((*F)(unsafe.Pointer(unsafe.SliceData(c))), 2*len(c)) }
 		f(parts(dst), parts(a), parts(b))

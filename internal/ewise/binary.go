@@ -116,6 +116,19 @@ func realKernel[T number | ~complex64 | ~complex128](fast func(dst, a, b []T), f
 	}
 }
 
+// contiguousOr gives a kernel fast for runs whose operands are all
+// contiguous, and other for the rest.
+func contiguousOr[T any](fast func(dst, a, b []T), other iter.Kernel) iter.Kernel {
+	size := int(unsafe.Sizeof(*new(T)))
+	return func(ptrs []unsafe.Pointer, strides []int, n int) {
+		if UseVec && strides[0] == size && strides[1] == size && strides[2] == size {
+			fast(run[T](ptrs[0], n), run[T](ptrs[1], n), run[T](ptrs[2], n))
+			return
+		}
+		other(ptrs, strides, n)
+	}
+}
+
 // halfKernel builds the kernel of a 16-bit float type held as its bits:
 // each result is computed in float32 by op and rounded once to the 16-bit
 // type.

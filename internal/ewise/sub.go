@@ -56,24 +56,18 @@ func subKernel(dt dtype.DType) iter.Kernel {
 	case dtype.BFloat16:
 		return halfSubKernel(vec.AddBF16, vec.AddScalarBF16, vec.MulScalarBF16, bf16ToF32, f32ToBF16)
 	case dtype.Complex64:
-		return loopKernel(subLoop[complex64])
+		return withSub(inParts[complex64](vec.SubF32), loopKernel(subLoop[complex64]))
 	case dtype.Complex128:
-		return loopKernel(subLoop[complex128])
+		return withSub(inParts[complex128](vec.SubF64), loopKernel(subLoop[complex128]))
 	}
 	return nil
 }
 
 // withSub gives a kernel vec's difference for contiguous runs (one pass,
-// the same bits as negating and adding) and other for the rest.
-func withSub[T number](sub func(dst, a, b []T), other iter.Kernel) iter.Kernel {
-	return func(ptrs []unsafe.Pointer, strides []int, n int) {
-		size := int(unsafe.Sizeof(*new(T)))
-		if UseVec && strides[0] == size && strides[1] == size && strides[2] == size {
-			sub(run[T](ptrs[0], n), run[T](ptrs[1], n), run[T](ptrs[2], n))
-			return
-		}
-		other(ptrs, strides, n)
-	}
+// the same bits as negating and adding, or for complex runs as the
+// differences of their parts) and other for the rest.
+func withSub[T any](sub func(dst, a, b []T), other iter.Kernel) iter.Kernel {
+	return contiguousOr(sub, other)
 }
 
 // negChunk is how many elements of b a contiguous difference negates at a
