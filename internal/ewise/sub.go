@@ -178,9 +178,9 @@ func negKernel(dt dtype.DType) iter.Kernel {
 		// The sign bit flipped: exactly −a, NaN included.
 		return loopKernel(negHalfLoop)
 	case dtype.Complex64:
-		return loopKernel(negLoop[complex64])
+		return negPartsKernel[complex64](vec.MulScalarF32, negLoop[complex64])
 	case dtype.Complex128:
-		return loopKernel(negLoop[complex128])
+		return negPartsKernel[complex128](vec.MulScalarF64, negLoop[complex128])
 	}
 	return nil
 }
@@ -194,6 +194,19 @@ func negRealKernel[T number](mulScalar func(dst, a []T, s T), loop stridedLoop) 
 		size := int(unsafe.Sizeof(one))
 		if UseVec && strides[0] == size && strides[1] == size {
 			mulScalar(run[T](ptrs[0], n), run[T](ptrs[1], n), minus)
+			return
+		}
+		loop(ptrs[0], ptrs[1], ptrs[2], strides[0], strides[1], strides[2], n)
+	}
+}
+
+// negPartsKernel is negRealKernel for a complex type: a contiguous run
+// is negated as the float run of its parts, each the float's negation.
+func negPartsKernel[C ~complex64 | ~complex128, F ~float32 | ~float64](mulScalar func(dst, a []F, s F), loop stridedLoop) iter.Kernel {
+	size := int(unsafe.Sizeof(*new(C)))
+	return func(ptrs []unsafe.Pointer, strides []int, n int) {
+		if UseVec && strides[0] == size && strides[1] == size {
+			mulScalar(run[F](ptrs[0], 2*n), run[F](ptrs[1], 2*n), -1)
 			return
 		}
 		loop(ptrs[0], ptrs[1], ptrs[2], strides[0], strides[1], strides[2], n)
