@@ -327,6 +327,9 @@ func TestReduceSlabs(t *testing.T) {
 // of rows: the widened batches are scratch kept between calls (on the
 // stack they escaped, and every batch of 512 rows allocated 8 KiB).
 func TestReduceShortHalfAllocations(t *testing.T) {
+	if mmRaceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	for _, dt := range []DType{BFloat16, Float16} {
 		allocs := func(rows int) float64 {
 			x, err := Ones(dt, rows, 3)
