@@ -96,10 +96,13 @@ func addLoop[T number | ~complex64 | ~complex128](d, a, b unsafe.Pointer, sd, sa
 // contiguous complex runs as float runs of twice their length: a complex
 // sum or difference is the sums or differences of its parts.
 func inParts[C ~complex64 | ~complex128, F ~float32 | ~float64](f func(dst, a, b []F)) func(dst, a, b []C) {
-	return func(dst, a, b []C) {
-		parts := func(c []C) []F { return unsafe.Slice((*F)(unsafe.Pointer(unsafe.SliceData(c))), 2*len(c)) }
-		f(parts(dst), parts(a), parts(b))
-	}
+	return func(dst, a, b []C) { f(partsOf[C, F](dst), partsOf[C, F](a), partsOf[C, F](b)) }
+}
+
+// partsOf is c seen as the float run of its parts, real and imaginary
+// in turn.
+func partsOf[C ~complex64 | ~complex128, F ~float32 | ~float64](c []C) []F {
+	return unsafe.Slice((*F)(unsafe.Pointer(unsafe.SliceData(c))), 2*len(c))
 }
 
 func addScalarLoop[T ~complex64 | ~complex128](dst, a []T, s T) {

@@ -190,23 +190,22 @@ func negKernel(dt dtype.DType) iter.Kernel {
 func negRealKernel[T number](mulScalar func(dst, a []T, s T), loop stridedLoop) iter.Kernel {
 	var one T = 1
 	minus := -one
-	return func(ptrs []unsafe.Pointer, strides []int, n int) {
-		size := int(unsafe.Sizeof(one))
-		if UseVec && strides[0] == size && strides[1] == size {
-			mulScalar(run[T](ptrs[0], n), run[T](ptrs[1], n), minus)
-			return
-		}
-		loop(ptrs[0], ptrs[1], ptrs[2], strides[0], strides[1], strides[2], n)
-	}
+	return negRunsKernel(func(dst, a []T) { mulScalar(dst, a, minus) }, loop)
 }
 
 // negPartsKernel is negRealKernel for a complex type: a contiguous run
 // is negated as the float run of its parts, each the float's negation.
 func negPartsKernel[C ~complex64 | ~complex128, F ~float32 | ~float64](mulScalar func(dst, a []F, s F), loop stridedLoop) iter.Kernel {
-	size := int(unsafe.Sizeof(*new(C)))
+	return negRunsKernel(func(dst, a []C) { mulScalar(partsOf[C, F](dst), partsOf[C, F](a), -1) }, loop)
+}
+
+// negRunsKernel negates a contiguous run of T with neg; loop does every
+// other run.
+func negRunsKernel[T any](neg func(dst, a []T), loop stridedLoop) iter.Kernel {
+	size := int(unsafe.Sizeof(*new(T)))
 	return func(ptrs []unsafe.Pointer, strides []int, n int) {
 		if UseVec && strides[0] == size && strides[1] == size {
-			mulScalar(run[F](ptrs[0], 2*n), run[F](ptrs[1], 2*n), -1)
+			neg(run[T](ptrs[0], n), run[T](ptrs[1], n))
 			return
 		}
 		loop(ptrs[0], ptrs[1], ptrs[2], strides[0], strides[1], strides[2], n)
