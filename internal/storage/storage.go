@@ -248,12 +248,18 @@ func fresh(size int, zero bool) unsafe.Pointer {
 // mapped yet (see populate), for a caller about to overwrite them all with
 // streaming stores: each such store to an absent page would fault, and the
 // kernel's clearing of the page would only cross the caches for nothing.
-// Memory written with ordinary stores is better left to fault: the kernel
-// clears each page just before its first write, so the write finds the
-// page's lines in cache, where clearing the whole buffer ahead evicts
+// Memory written once with ordinary stores is better left to fault: the
+// kernel clears each page just before its first write, so the write finds
+// the page's lines in cache, where clearing the whole buffer ahead evicts
 // them (plain loops of a 64 MiB exclusive product and of 4 MiB Mul and
 // batch results took 1.10-1.25× the CPU populated ahead, streamed Mul and
 // Add results of 8 and 64 MiB 0.62-0.66×; Xeon Sapphire Rapids, KVM).
+// Memory of at least the L2 that ordinary stores write several times (a
+// blocked product's C, once a K block) is not in cache between the
+// writes either, and is mapped ahead too (internal/gemm's mapColdC).
+// A caller with several goroutines maps its parts on each of them, since
+// the kernel clears every page it maps (the root's mapStreamed, gemm's
+// mapShare).
 // Present pages cost a mincore look (about 1 µs for 4 MiB), so any
 // buffer may be passed. A no-op while Populate is off, below minPopulate
 // bytes, and where the system cannot do it.
