@@ -2,7 +2,6 @@ package tensor
 
 import (
 	"slices"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
@@ -357,10 +356,10 @@ func reduceAll(r *ewise.Reduction, x *Tensor, accType DType, bases []unsafe.Poin
 	pair, xs := r.Pairs(x.dtype), x.dtype.Size()
 	w := iter.Workers(x.Size())
 	if pair == nil || len(p.Shape()) != 1 || p.Strides(1)[0] != xs {
-		parallelEnds(chunks, w, one)
+		iter.ParallelEnds(chunks, w, one)
 	} else {
 		full := x.Size() / reduceChunk // chunks of reduceChunk elements
-		parallelEnds((chunks+1)/2, w, func(i int) {
+		iter.ParallelEnds((chunks+1)/2, w, func(i int) {
 			c := 2 * i
 			if c+1 >= full {
 				one(c)
@@ -377,61 +376,6 @@ func reduceAll(r *ewise.Reduction, x *Tensor, accType DType, bases []unsafe.Poin
 	// accumulator type's own kernel, whose order depends on the chunk count
 	// alone.
 	r.Combine(accType)([]unsafe.Pointer{bases[0], partials.storage}, []int{0, size}, chunks)
-}
-
-// parallelEnds calls f(i) once for every i in [0, n), on up to w
-// goroutines, so that the same goroutine takes the same part of [0, n) call
-// after call: goroutine k starts on the k-th of w equal segments, from its
-// front, and once that is done takes what is left of the others from
-// their backs. A reduction of a few MiB (the sum of 1M float32) then finds
-// each goroutine's part of x still in its core's L2 from the previous call,
-// where claiming from one shared counter interleaved the goroutines
-// differently each call: 90-170 -> 71-76 µs for that sum, the best of
-// 60 rounds each, the same run (two threads, Sapphire Rapids under KVM,
-// load about 11). A goroutine that is descheduled holds up at most its
-// current index, as with one counter. Which goroutine computes which i
-// changes no bit of the result.
-func parallelEnds(n, w int, f func(i int)) {
-	if w = min(w, n); w <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	// claimed[k] holds the indices taken from the front of segment k in
-	// its high 32 bits and from the back in its low 32 (n < 2^31: n counts
-	// chunks of at least MinParallel/2 elements, or is small).
-	claimed := make([]atomic.Uint64, w)
-	claim := func(k int, front bool) (int, bool) {
-		lo, hi := k*n/w, (k+1)*n/w
-		for {
-			s := claimed[k].Load()
-			fr, bk := int(s>>32), int(s&(1<<32-1))
-			if lo+fr+bk >= hi {
-				return 0, false
-			}
-			if front && claimed[k].CompareAndSwap(s, s+1<<32) {
-				return lo + fr, true
-			}
-			if !front && claimed[k].CompareAndSwap(s, s+1) {
-				return hi - 1 - bk, true
-			}
-		}
-	}
-	iter.ParallelWorkers(w, w, func(_, lo, hi int) {
-		for home := lo; home < hi; home++ {
-			for d := range w {
-				k := (home + d) % w
-				for {
-					i, ok := claim(k, d == 0)
-					if !ok {
-						break
-					}
-					f(i)
-				}
-			}
-		}
-	})
 }
 
 // reduceBlockElems is the number of elements of x that one block of an

@@ -5,9 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/tensor-go/tensor/internal/vec"
 )
@@ -86,31 +84,6 @@ func (x *Tensor) storageF32(t *testing.T) []float32 {
 		t.Fatal(fmt.Errorf("elements: %w", err))
 	}
 	return v
-}
-
-// TestParallelEnds checks that parallelEnds calls f once for every index,
-// whatever the count and the goroutines (more of them than indices, than
-// processors, one), with a goroutine that stalls on its first index so
-// that the others take what is left of its segment.
-func TestParallelEnds(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	for _, w := range []int{1, 2, 3, 4, 7} {
-		for n := range 40 {
-			calls := make([]atomic.Int32, n)
-			var first atomic.Bool
-			parallelEnds(n, w, func(i int) {
-				if first.CompareAndSwap(false, true) {
-					time.Sleep(time.Millisecond)
-				}
-				calls[i].Add(1)
-			})
-			for i := range calls {
-				if c := calls[i].Load(); c != 1 {
-					t.Fatalf("parallelEnds(%d, %d): f(%d) called %d times", n, w, i, c)
-				}
-			}
-		}
-	}
 }
 
 // TestSumComplex64Pairs checks complex64 sums, whose chunks and rows go

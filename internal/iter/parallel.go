@@ -2,6 +2,7 @@ package iter
 
 import (
 	"runtime"
+	"sync/atomic"
 
 	"github.com/tensor-go/tensor/internal/parallel"
 )
@@ -53,5 +54,60 @@ func ParallelWorkers(n, w int, f func(worker, lo, hi int)) {
 	parallel.For((n+piece-1)/piece, w, func(worker, i int) {
 		lo := i * piece
 		f(worker, lo, min(lo+piece, n))
+	})
+}
+
+// ParallelEnds calls f(i) once for every i in [0, n), on up to w
+// goroutines, so that the same goroutine takes the same part of [0, n) call
+// after call: goroutine k starts on the k-th of w equal segments, from its
+// front, and once that is done takes what is left of the others from
+// their backs. A reduction of a few MiB (the sum of 1M float32) then finds
+// each goroutine's part of x still in its core's L2 from the previous call,
+// where claiming from one shared counter interleaved the goroutines
+// differently each call: 90-170 -> 71-76 µs for that sum, the best of
+// 60 rounds each, the same run (two threads, Sapphire Rapids under KVM,
+// load about 11). A goroutine that is descheduled holds up at most its
+// current index, as with one counter. Which goroutine computes which i
+// changes no bit of the result.
+func ParallelEnds(n, w int, f func(i int)) {
+	if w = min(w, n); w <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	// claimed[k] holds the indices taken from the front of segment k in
+	// its high 32 bits and from the back in its low 32 (n < 2^31: n counts
+	// chunks of at least MinParallel/2 elements, or is small).
+	claimed := make([]atomic.Uint64, w)
+	claim := func(k int, front bool) (int, bool) {
+		lo, hi := k*n/w, (k+1)*n/w
+		for {
+			s := claimed[k].Load()
+			fr, bk := int(s>>32), int(s&(1<<32-1))
+			if lo+fr+bk >= hi {
+				return 0, false
+			}
+			if front && claimed[k].CompareAndSwap(s, s+1<<32) {
+				return lo + fr, true
+			}
+			if !front && claimed[k].CompareAndSwap(s, s+1) {
+				return hi - 1 - bk, true
+			}
+		}
+	}
+	ParallelWorkers(w, w, func(_, lo, hi int) {
+		for home := lo; home < hi; home++ {
+			for d := range w {
+				k := (home + d) % w
+				for {
+					i, ok := claim(k, d == 0)
+					if !ok {
+						break
+					}
+					f(i)
+				}
+			}
+		}
 	})
 }

@@ -1,8 +1,11 @@
 package iter
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestParallelWorkers checks that the ranges cover [0, n) once each and that
@@ -31,6 +34,31 @@ func TestParallelWorkers(t *testing.T) {
 		for i, k := range seen {
 			if k != 1 {
 				t.Errorf("n=%d w=%d: item %d visited %d times", c.n, c.w, i, k)
+			}
+		}
+	}
+}
+
+// TestParallelEnds checks that ParallelEnds calls f once for every index,
+// whatever the count and the goroutines (more of them than indices, than
+// processors, one), with a goroutine that stalls on its first index so
+// that the others take what is left of its segment.
+func TestParallelEnds(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for _, w := range []int{1, 2, 3, 4, 7} {
+		for n := range 40 {
+			calls := make([]atomic.Int32, n)
+			var first atomic.Bool
+			ParallelEnds(n, w, func(i int) {
+				if first.CompareAndSwap(false, true) {
+					time.Sleep(time.Millisecond)
+				}
+				calls[i].Add(1)
+			})
+			for i := range calls {
+				if c := calls[i].Load(); c != 1 {
+					t.Fatalf("ParallelEnds(%d, %d): f(%d) called %d times", n, w, i, c)
+				}
 			}
 		}
 	}
