@@ -75,11 +75,20 @@ func TestSporadicLoadCPU(t *testing.T) {
 		// (2.1 at GOMAXPROCS 8 under -race in CI, 1.0-1.15 without).
 		t.Skip("CPU ratios are the race detector's under -race")
 	}
-	r2, r8 := sporadicRatios(t, time.Second)
-	t.Logf("process CPU over the work's own: %.2f at GOMAXPROCS 2, %.2f at 8", r2, r8)
-	if r2 > 1.6 || r8 > 1.6 {
-		t.Errorf("process CPU over the work's own: %.2f at GOMAXPROCS 2, %.2f at 8; want at most 1.3 (1.6 allowed for noise)", r2, r8)
+	// Another process (go test runs packages side by side) only ever adds
+	// CPU, and on two virtual CPUs a busy spell can cover a whole second:
+	// a measurement over the allowance is taken again, up to three times.
+	// Helpers that really poll too long exceed it every time.
+	const allowance, attempts = 1.6, 3
+	var r2, r8 float64
+	for range attempts {
+		r2, r8 = sporadicRatios(t, time.Second)
+		t.Logf("process CPU over the work's own: %.2f at GOMAXPROCS 2, %.2f at 8", r2, r8)
+		if r2 <= allowance && r8 <= allowance {
+			return
+		}
 	}
+	t.Errorf("process CPU over the work's own: %.2f at GOMAXPROCS 2, %.2f at 8 (the last of %d attempts, each over the allowance); want at most 1.3 (%.1f allowed for noise)", r2, r8, attempts, allowance)
 }
 
 // BenchmarkSporadicLoad reports the ratios: process CPU time of
