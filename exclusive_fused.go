@@ -89,7 +89,7 @@ const fusedRowGroup = 4
 // group is a contiguous row of g.n elements. Rows are shared between
 // goroutines in blocks of fusedRowGroup.
 func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold bool) {
-	if x32, ok := any(x).([]float32); ok && g.n >= transposedMinRow && g.n <= transposedMaxRow() && g.outer >= vec.ColumnsWidth {
+	if x32, ok := any(x).([]float32); ok && g.n >= transposedMinRow && g.n <= transposedMaxBandedRow() && g.outer >= vec.ColumnsWidth {
 		done := exclusiveRowsTransposed(x32, any(out).([]float32), any(scale).([]float32), g, cold)
 		x, out = x[done*g.n:], out[done*g.n:]
 		if scale != nil {
@@ -124,6 +124,29 @@ func transposedMaxRow() int {
 	return kernels.CacheSizes().L2 / 2 / (4 * (vec.ColumnsWidth + vec.ColumnsInPlaceScratch(1)))
 }
 
+// transposedMaxBandedRow is the longest row the transposed strips take at
+// all: rows longer than transposedMaxRow are computed in bands of the
+// strip's rows (exclusiveStripBands), whose scratch is a band's prefix
+// products only, so that the strip itself may fill three quarters of the
+// L2 cache (6144 on a 1 MiB L2, where transposedMaxRow is 2048 and rows of
+// 4096 went through the four-row Go loops).
+func transposedMaxBandedRow() int {
+	if tallStripRows() == 0 {
+		return 0
+	}
+	return kernels.CacheSizes().L2 * 3 / 4 / (4 * vec.ColumnsWidth)
+}
+
+// transposedBandsAbove is the longest row computed in one strip kernel
+// call (transposedMaxRow); longer ones go in bands. A variable so that
+// tests can make short rows take the bands.
+var transposedBandsAbove = transposedMaxRow
+
+// transposedBandRows is how many rows of a transposed strip one band
+// covers where the strip is computed in bands. A variable so that tests
+// can make bands of a few rows.
+var transposedBandRows = 1024
+
 // transposedMinRow is the shortest row the transposed strips take: a
 // row shorter than a 16×16 block would be transposed one element at a
 // time.
@@ -142,10 +165,14 @@ func exclusiveRowsTransposed(x, out, scale []float32, g groups, cold bool) int {
 	n, blocks := g.n, g.outer/lanes
 	stream := len(out)*4 >= ewise.StreamOutputBytes
 	mapStreamed(out[:blocks*lanes*n], n, 16, cold, stream)
+	band := n
+	if n > transposedBandsAbove() {
+		band = min(n, transposedBandRows)
+	}
 	iter.Parallel(blocks, iter.Workers(blocks*lanes*n), func(lo, hi int) {
 		sc := tallScratches.Get()
 		defer tallScratches.Put(sc)
-		if need := n*lanes + vec.ColumnsInPlaceScratch(n); len(*sc) < need {
+		if need := n*lanes + vec.ColumnsInPlaceScratch(band); len(*sc) < need {
 			*sc = make([]float32, need)
 		}
 		strip := (*sc)[:n*lanes]
@@ -156,11 +183,40 @@ func exclusiveRowsTransposed(x, out, scale []float32, g groups, cold bool) int {
 			if scale != nil {
 				c.S = scale[b*lanes : (b+1)*lanes]
 			}
-			vec.ExclusiveColumnsF32(&c)
+			if band == n {
+				vec.ExclusiveColumnsF32(&c)
+			} else {
+				exclusiveStripBands(strip, &c, n, band)
+			}
 			transposeRows(strip, out[rows:rows+lanes*n], n, false, stream)
 		}
 	})
 	return blocks * lanes
+}
+
+// exclusiveStripBands computes the transposed strip (n rows of
+// vec.ColumnsWidth, in place) in bands of band rows, as exclusiveBands
+// does a tall group's columns: the marks (the product of the rows below
+// each band, from the last row up) first, then band by band from the top
+// the strip kernel from the running products the band above reached and
+// from the band's mark. c is the strip's description (its O, X and S);
+// the products are those of one call over the whole strip, in its order.
+func exclusiveStripBands(strip []float32, c *vec.Columns, n, band int) {
+	const lanes = vec.ColumnsWidth
+	mp := bandMarks(strip, n, lanes, band, 1)
+	defer markScratches.Put(mp)
+	marks := *mp
+	var pre [lanes]float64
+	for j := range pre {
+		pre[j] = 1
+	}
+	b := *c
+	b.Pre = pre[:]
+	for k, r0 := 0, 0; r0 < n; k, r0 = k+1, r0+band {
+		b.X, b.O, b.N = strip[r0*lanes:], strip[r0*lanes:], min(n, r0+band)-r0
+		b.Suf = marks[k*lanes : (k+1)*lanes]
+		vec.ExclusiveColumnsF32(&b)
+	}
 }
 
 // transposeRows moves vec.ColumnsWidth rows of n into the strip

@@ -193,8 +193,22 @@ func TestExclusiveBlockedMatchesGeneric(t *testing.T) {
 // 16-element blocks, zeros, infinities and NaN, with and without the
 // factor, at several goroutine counts.
 func TestExclusiveRowsTransposedMatchesGeneric(t *testing.T) {
+	for _, bands := range []int{0, 1, 5, 16, 40} {
+		t.Run(fmt.Sprint("bands of ", bands), func(t *testing.T) { rowsTransposedMatchGeneric(t, bands) })
+	}
+}
+
+// rowsTransposedMatchGeneric is TestExclusiveRowsTransposedMatchesGeneric
+// with rows of more than 16 elements in bands of band rows of the strip
+// (0: each strip in one call).
+func rowsTransposedMatchGeneric(t *testing.T, band int) {
+	if band > 0 {
+		oldAbove, oldBand := transposedBandsAbove, transposedBandRows
+		transposedBandsAbove, transposedBandRows = func() int { return 16 }, band
+		defer func() { transposedBandsAbove, transposedBandRows = oldAbove, oldBand }()
+	}
 	rng := rand.New(rand.NewPCG(19, 20))
-	for _, s := range [][]int{{32, 16}, {40, 37}, {64, 100}, {2, 33, 48}, {97, 1031}} {
+	for _, s := range [][]int{{32, 16}, {40, 37}, {64, 100}, {2, 33, 48}, {97, 1031}, {33, 81}} {
 		n := 1
 		for _, d := range s {
 			n *= d
