@@ -1,6 +1,8 @@
 package kernels
 
 import (
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -107,5 +109,32 @@ func TestPermissionAskedOnce(t *testing.T) {
 		if asked != 1 || inUse(top) != want {
 			t.Fatalf("grant %v: asked %d times, in use %s", grant, asked, inUse(top))
 		}
+	}
+}
+
+// TestProcessorID checks the CPUID decoding against what Linux reports
+// for cpu0, where it says.
+func TestProcessorID(t *testing.T) {
+	p := ProcessorID()
+	info, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil || p.Vendor == "" {
+		t.Skipf("no /proc/cpuinfo or no CPUID (%v, %+v)", err, p)
+	}
+	field := func(name string) string {
+		for _, line := range strings.Split(string(info), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == name {
+				return strings.TrimSpace(v)
+			}
+		}
+		return ""
+	}
+	if got := field("vendor_id"); got != p.Vendor {
+		t.Errorf("vendor %q, /proc/cpuinfo says %q", p.Vendor, got)
+	}
+	if got := field("cpu family"); got != strconv.Itoa(p.Family) {
+		t.Errorf("family %d, /proc/cpuinfo says %s", p.Family, got)
+	}
+	if got := field("model"); got != strconv.Itoa(p.Model) {
+		t.Errorf("model %d, /proc/cpuinfo says %s", p.Model, got)
 	}
 }
