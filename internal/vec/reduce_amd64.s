@@ -68,16 +68,20 @@
 #define LDPS2PD256(m, y) VCVTPS2PD m, y
 #define LDPH2PD256(m, y) VCVTPH2PS m, X15; VCVTPS2PD X15, y
 
-// Every loop prefetches the line PREFETCH bytes ahead of the block it
-// reads, once per block. The hardware prefetchers stop at each 4 KiB page
-// boundary, and on a virtual machine a missed address translation costs a
-// long nested page walk; reaching four pages ahead starts both early. On
-// the 64 MiB float32 product in 4 KiB pages (this project's VM, two
-// threads) the median time fell from 7.7 to 2.9 ms when the data came from
-// DRAM and was unchanged when it came from L3; nearer distances did less,
-// and extra prefetches per block nothing. Prefetches past the end of a
-// never fault.
-#define PREFETCH 16384
+// Every loop prefetches the line streamAhead bytes ahead of the block it
+// reads, once per block, the distance a variable (see streamAheadFor) that
+// LDAHEAD puts in R8 on entry. The hardware prefetchers stop at each 4 KiB
+// page boundary, and on a virtual machine a missed address translation
+// costs a long nested page walk; reaching four pages ahead (16 KiB, the
+// default) starts both early. On the 64 MiB float32 product in 4 KiB pages
+// (Sapphire Rapids under KVM, two threads) the median time fell from 7.7
+// to 2.9 ms when the data came from DRAM and was unchanged when it came
+// from L3; nearer distances did less, and extra prefetches per block
+// nothing. A distance of 0 prefetches the line the block reads, which
+// costs nothing measurable: the processors whose own prefetchers do better
+// unaided run the same loops. Prefetches past the end of a never fault.
+#define LDAHEAD MOVQ ·streamAhead(SB), R8
+#define PREFETCH(R) PREFETCHT0 (R)(R8*1)
 
 // REDUCE512 keeps the lanes in Z0-Z3 and converts each block into Z4-Z7
 // with LD(memory, register) before OP. INIT fills Z0 with the starting
@@ -85,6 +89,7 @@
 // vector.
 #define REDUCE512(INIT, LD, OP, SHIFT, VB) \
 	MOVQ      a_base+0(FP), SI; \
+	LDAHEAD; \
 	MOVQ      a_len+8(FP), CX; \
 	INIT; \
 	VMOVDQA64 Z0, Z1; \
@@ -93,7 +98,7 @@
 	SHRQ      $SHIFT, CX; \
 	JZ        done; \
 loop: \
-	PREFETCHT0 PREFETCH(SI); \
+	PREFETCH(SI); \
 	LD((0*VB)(SI), Z4); \
 	LD((1*VB)(SI), Z5); \
 	LD((2*VB)(SI), Z6); \
@@ -167,6 +172,7 @@ done: \
 // FINAL or FINALC and B the offset of b's result.
 #define PAIR512(INIT, OP, OPS, END, B) \
 	MOVQ      a_base+0(FP), SI; \
+	LDAHEAD; \
 	MOVQ      a_len+8(FP), CX; \
 	MOVQ      b_base+24(FP), DI; \
 	INIT; \
@@ -180,8 +186,8 @@ done: \
 	SHRQ      $5, CX; \
 	JZ        pairtail; \
 pairloop: \
-	PREFETCHT0 PREFETCH(SI); \
-	PREFETCHT0 PREFETCH(DI); \
+	PREFETCH(SI); \
+	PREFETCH(DI); \
 	VCVTPS2PD (SI), Z4; \
 	VCVTPS2PD 32(SI), Z5; \
 	VCVTPS2PD 64(SI), Z6; \
@@ -255,6 +261,7 @@ pairfold: \
 // (its load-multiply-store is still shorter than a block's work).
 #define PAIR256(INIT, OP, OPS, END, B) \
 	MOVQ    a_base+0(FP), SI; \
+	LDAHEAD; \
 	MOVQ    a_len+8(FP), CX; \
 	MOVQ    b_base+24(FP), DI; \
 	INIT; \
@@ -276,8 +283,8 @@ pairfold: \
 	SHRQ    $5, CX; \
 	JZ      pair256fold; \
 pair256loop: \
-	PREFETCHT0 PREFETCH(SI); \
-	PREFETCHT0 PREFETCH(DI); \
+	PREFETCH(SI); \
+	PREFETCH(DI); \
 	PAIRA256(OP, SI, 0, Y0); \
 	PAIRA256(OP, DI, 0, Y8); \
 	PAIRA256(OP, SI, 16, Y1); \
@@ -330,6 +337,7 @@ pair256fold: \
 // lanes 0, 2, …, 14, Z1 lanes 1, 3, …, 15, Z2 and Z3 the same of 16-31.
 #define REDUCEBF512(INIT, OP) \
 	MOVQ      a_base+0(FP), SI; \
+	LDAHEAD; \
 	MOVQ      a_len+8(FP), CX; \
 	INIT; \
 	VMOVDQA64 Z0, Z1; \
@@ -340,7 +348,7 @@ pair256fold: \
 	SHRQ      $5, CX; \
 	JZ        done; \
 loop: \
-	PREFETCHT0 PREFETCH(SI); \
+	PREFETCH(SI); \
 	VPSLLD    $16, (SI), Y4; \
 	VPAND     (SI), Y8, Y5; \
 	VPSLLD    $16, 32(SI), Y6; \
@@ -418,6 +426,7 @@ GLOBL bfHi<>(SB), RODATA|NOPTR, $64
 // 8q..8q+7, Y(2q+1) the odd ones.
 #define REDUCEBF256(INIT, OP) \
 	MOVQ    a_base+0(FP), SI; \
+	LDAHEAD; \
 	MOVQ    a_len+8(FP), CX; \
 	INIT; \
 	VMOVDQA Y0, Y1; \
@@ -433,7 +442,7 @@ GLOBL bfHi<>(SB), RODATA|NOPTR, $64
 	SHRQ    $5, CX; \
 	JZ      done; \
 loop: \
-	PREFETCHT0 PREFETCH(SI); \
+	PREFETCH(SI); \
 	BFLD256(OP, 0, Y0, Y1); \
 	BFLD256(OP, 16, Y2, Y3); \
 	BFLD256(OP, 32, Y4, Y5); \
@@ -502,6 +511,7 @@ TEXT ·prodBF16AVX512(SB), NOSPLIT, $0-280
 // temporaries Y8-Y15, so the lanes, and hence the order, are the same.
 #define REDUCE256(INIT, LD, OP, SHIFT, VB) \
 	MOVQ    a_base+0(FP), SI; \
+	LDAHEAD; \
 	MOVQ    a_len+8(FP), CX; \
 	INIT; \
 	VMOVDQA Y0, Y1; \
@@ -514,7 +524,7 @@ TEXT ·prodBF16AVX512(SB), NOSPLIT, $0-280
 	SHRQ    $SHIFT, CX; \
 	JZ      done; \
 loop: \
-	PREFETCHT0 PREFETCH(SI); \
+	PREFETCH(SI); \
 	LD((0*VB)(SI), Y8); \
 	LD((1*VB)(SI), Y9); \
 	LD((2*VB)(SI), Y10); \

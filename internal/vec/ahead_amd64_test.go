@@ -1,0 +1,56 @@
+//go:build !purego
+
+package vec
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tensor-go/tensor/internal/kernels"
+)
+
+// TestStreamAheadFor checks the table: Zen 5 reads without the prefetch,
+// every other processor (Intel's, other AMD families, an unknown one) at
+// the default distance.
+func TestStreamAheadFor(t *testing.T) {
+	for _, c := range []struct {
+		p    kernels.Processor
+		want int
+	}{
+		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x1A, Model: 2}, 0},
+		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11}, defaultStreamAhead},
+		{kernels.Processor{Vendor: "GenuineIntel", Family: 6, Model: 0x8F}, defaultStreamAhead},
+		{kernels.Processor{}, defaultStreamAhead},
+	} {
+		if got := streamAheadFor(c.p); got != c.want {
+			t.Errorf("%+v: %d bytes ahead, want %d", c.p, got, c.want)
+		}
+	}
+	if defaultStreamAhead != 16384 {
+		t.Errorf("default distance %d, reduce_amd64.s measured 16384", defaultStreamAhead)
+	}
+}
+
+// TestStreamAheadSameBits runs the reduction twin checks at both
+// distances the table holds: a prefetch changes no result, and the
+// distance 0 one reads no line the loop does not.
+func TestStreamAheadSameBits(t *testing.T) {
+	defer func(saved int) { streamAhead = saved }(streamAhead)
+	for _, ahead := range []int{0, defaultStreamAhead} {
+		streamAhead = ahead
+		checkProd(t, prodCase[float32, float64]{"f32", ProdF32, nearOneF32, sameF64})
+		checkProd(t, prodCase[float64, float64]{"f64", ProdF64, nearOneF64, sameF64})
+		checkProd(t, prodCase[int32, int32]{"i32", ProdI32, oddI32, same[int32]})
+		checkProd(t, prodCase[uint16, float64]{"bf16", ProdBF16, nearOneBF16, sameF64})
+		checkSum(t, prodCase[float32, float64]{"f32", SumF32, nearOneF32, sameF64})
+		checkSum(t, prodCase[uint16, float64]{"bf16", SumBF16, nearOneBF16, sameF64})
+		func() {
+			defer func(saved prodKernels) { prodImpl = saved }(prodImpl)
+			checkPairRuns(t, rand.New(rand.NewPCG(13, 14)), &prodImpl, prodGo, prodTable.Variants(), "ProdF32", ProdF32, ProdF32Pair)
+		}()
+		func() {
+			defer func(saved sumKernels) { sumImpl = saved }(sumImpl)
+			checkPairRuns(t, rand.New(rand.NewPCG(15, 16)), &sumImpl, sumGo, sumTable.Variants(), "SumF32", SumF32, SumF32Pair)
+		}()
+	}
+}
