@@ -245,6 +245,7 @@ func (j *job[T]) run(ws *workspace[T], i0, i1, j0, j1 int) {
 	ncb := balanced(j1-j0, kern.nc, kern.nr)
 	mcb := balanced(i1-i0, kern.mc, kern.mr)
 	direct := j.readAInPlace()
+	widen := !direct && j.widensAInPlace()
 	for jc := j0; jc < j1; jc += ncb {
 		nc := min(ncb, j1-jc)
 		for pc := 0; pc < j.k; pc += kcb {
@@ -258,6 +259,11 @@ func (j *job[T]) run(ws *workspace[T], i0, i1, j0, j1 int) {
 				mc := min(mcb, i1-ic)
 				if direct {
 					j.macroRowA(ws, bp, ic, mc, jc, nc, pc, kc)
+					continue
+				}
+				if widen {
+					w := j.widenedA(ws, ic, mc, pc, kc)
+					w.macroRowA(ws, bp, ic, mc, jc, nc, pc, kc)
 					continue
 				}
 				ap := ws.a[:roundUp(mc, kern.mr)*kc]
@@ -302,6 +308,36 @@ func (j *job[T]) macro(ws *workspace[T], ap, bp []T, ic, mc, jc, nc, kc int, acc
 // power-of-two strides mapping the rows to the same cache sets).
 func (j *job[T]) readAInPlace() bool {
 	return j.half == nil && j.kern.microRowA != nil && j.kern.round == nil && j.a.CS == 1
+}
+
+// widensAInPlace reports whether the macro-kernel should read a
+// half-precision A with contiguous rows in place after widening each block
+// of it to float32 rows (widenedA), rather than pack it: the widening is
+// one vector conversion a row, where packing the half bits is a transpose
+// element by element followed by the conversion (a quarter of a 256³
+// bfloat16 product's CPU went there, Zen 5 with AVX-512). The in-place
+// kernels sum in the packed kernels' order, so the bits are the same.
+func (j *job[T]) widensAInPlace() bool {
+	return j.half != nil && j.kern.microRowA != nil && j.kern.round == nil && j.half.a.CS == 1
+}
+
+// widenedA returns the job with A replaced by rows [ic, ic+mc) and columns
+// [pc, pc+kc) of the half-precision A widened to float32 in the workspace,
+// rows kc apart, and addressed as A's own elements are (element (i, p) at
+// (i-ic)·kc + p-pc), so that macroRowA reads them in place. The job is a
+// copy: goroutines of a split share j.
+func (j *job[T]) widenedA(ws *workspace[T], ic, mc, pc, kc int) job[T] {
+	src := j.half.a
+	dst := ws.widened(mc * kc)
+	wide := any(dst).([]float32)
+	for r := range mc {
+		at := src.Off + (ic+r)*src.RS + pc
+		j.half.convert(wide[r*kc:(r+1)*kc], src.Data[at:at+kc])
+	}
+	w := *j
+	w.half = nil
+	w.a = Matrix[T]{Data: dst, Off: -(ic*kc + pc), RS: kc, CS: 1}
+	return w
 }
 
 // macroRowA is macro with A read in place. Full slivers use microRowA; the

@@ -164,6 +164,15 @@ func (ws *workspace[T]) staging(n int) []uint16 {
 	return ws.half[:n]
 }
 
+// widened returns the workspace's buffer for a widened block of A with
+// length n.
+func (ws *workspace[T]) widened(n int) []T {
+	if cap(ws.wide) < n {
+		ws.wide = make([]T, n)
+	}
+	return ws.wide[:n]
+}
+
 // halfConverter returns the conversion for format f: internal/cast's,
 // dispatched on its kernel set (the widening kernels live there only).
 func halfConverter(f HalfFormat) func(dst []float32, src []uint16) {

@@ -89,6 +89,11 @@ func TestMulHalf(t *testing.T) {
 			if trial < 3 {
 				m, n, k = 130, 100, 450
 			}
+			if trial == 3 || trial == 4 {
+				// Several blocks of every dimension, and rows left below
+				// the last four-row tile (A widened in place, widenedA).
+				m, n, k = 12*13+3, 2*active.f32.nc+17, 2*active.f32.kc+5
+			}
 			gen := func(n int) []uint16 {
 				s := make([]uint16, n)
 				for i := range s {

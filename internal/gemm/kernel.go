@@ -59,6 +59,7 @@ type kernel[T Elem] struct {
 type workspace[T any] struct {
 	a, b, tile []T
 	half       []uint16 // staging for MulHalf: packed half bits before conversion
+	wide       []T      // MulHalf's block of A widened to float32 rows (job.widenedA)
 }
 
 // newKernel fills in a kernel description and its list of workspaces. The

@@ -9,8 +9,13 @@ package gemm
 
 import (
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/tensor-go/tensor/internal/scratch"
 )
 
 func BenchmarkTuneF64(b *testing.B) {
@@ -305,4 +310,62 @@ func busiestOf[T Elem](j *job[T], rs [][4]int) time.Duration {
 		}
 	}
 	return max(g[0], g[1])
+}
+
+// withBlocks returns a copy of k with blocks kc, mc and nc as given (not
+// scaled to the caches) and its own workspaces.
+func withBlocks[T Elem](k *kernel[T], kc, mc, nc int) *kernel[T] {
+	c := *k
+	c.kc, c.mc, c.nc = kc, mc, nc
+	c.spare = &scratch.List[workspace[T]]{New: func() *workspace[T] {
+		return &workspace[T]{a: make([]T, mc*kc), b: make([]T, kc*nc), tile: make([]T, c.mr*c.nr)}
+	}}
+	return &c
+}
+
+// BenchmarkTuneAVX2Blocks times the AVX2 kernels at 1024³ and 2048³ with
+// the blocks of TUNE_BLOCKS ("kc,mc,nc;kc,mc,nc", as used, not scaled),
+// beside the active set's own ("set"), on TUNE_THREADS goroutines (1).
+func BenchmarkTuneAVX2Blocks(b *testing.B) {
+	threads := 1
+	if s := os.Getenv("TUNE_THREADS"); s != "" {
+		threads, _ = strconv.Atoi(s)
+	}
+	type blocks struct{ kc, mc, nc int }
+	list := []blocks{{}}
+	for _, f := range strings.Split(os.Getenv("TUNE_BLOCKS"), ";") {
+		var p blocks
+		if _, err := fmt.Sscanf(f, "%d,%d,%d", &p.kc, &p.mc, &p.nc); err == nil {
+			list = append(list, p)
+		}
+	}
+	sizes := []int{1024, 2048}
+	if s := os.Getenv("TUNE_SIZES"); s != "" {
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			v, _ := strconv.Atoi(f)
+			sizes = append(sizes, v)
+		}
+	}
+	for _, size := range sizes {
+		for _, p := range list {
+			k32, k64, name := avx2KernelF32, avx2KernelF64, "set"
+			if p.kc > 0 {
+				k32, k64 = withBlocks(k32, p.kc, p.mc, p.nc), withBlocks(k64, p.kc, p.mc, p.nc)
+				name = fmt.Sprint(p.kc, "x", p.mc, "x", p.nc)
+			}
+			b.Run(fmt.Sprintf("f32/%d/%s", size, name), func(b *testing.B) {
+				saved := active.f32
+				active.f32 = k32
+				defer func() { active.f32 = saved }()
+				benchMul[float32](b, size, size, size, threads)
+			})
+			b.Run(fmt.Sprintf("f64/%d/%s", size, name), func(b *testing.B) {
+				saved := active.f64
+				active.f64 = k64
+				defer func() { active.f64 = saved }()
+				benchMul[float64](b, size, size, size, threads)
+			})
+		}
+	}
 }
