@@ -103,7 +103,7 @@ func BenchmarkSporadicLoad(b *testing.B) {
 }
 
 // pageFaults is the number of minor page faults the process has taken.
-func pageFaults(b *testing.B) int64 {
+func pageFaults(b testing.TB) int64 {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		b.Skip(err)
@@ -194,25 +194,66 @@ func BenchmarkPlainLoopMemory(b *testing.B) {
 			return func() (*Tensor, error) { return Mul(x, col) }
 		}},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			call := c.make()
-			Must(call())
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			start, faults, cpu := storage.ReadStats(), pageFaults(b), processCPU(b)
-			for b.Loop() {
-				if _, err := call(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			runtime.ReadMemStats(&after)
-			n := float64(b.N)
-			end := storage.ReadStats()
-			b.ReportMetric(float64(end.Hits-start.Hits)/n, "pooled/op")
-			b.ReportMetric(float64(end.Populated-start.Populated)/n, "populated/op")
-			b.ReportMetric(float64(pageFaults(b)-faults)/n, "faults/op")
-			b.ReportMetric(float64(after.NumGC-before.NumGC)/n, "gcs/op")
-			b.ReportMetric(float64(processCPU(b)-cpu)/n, "cpu-ns/op") // every thread's: the collector's too
-		})
+		b.Run(c.name, func(b *testing.B) { measurePlainLoop(b, c.make()) })
+	}
+}
+
+// measurePlainLoop runs call in a plain loop and reports
+// BenchmarkPlainLoopMemory's metrics.
+func measurePlainLoop(b *testing.B, call func() (*Tensor, error)) {
+	Must(call())
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start, faults, cpu := storage.ReadStats(), pageFaults(b), processCPU(b)
+	for b.Loop() {
+		if _, err := call(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	n := float64(b.N)
+	end := storage.ReadStats()
+	b.ReportMetric(float64(end.Hits-start.Hits)/n, "pooled/op")
+	b.ReportMetric(float64(end.Populated-start.Populated)/n, "populated/op")
+	b.ReportMetric(float64(pageFaults(b)-faults)/n, "faults/op")
+	b.ReportMetric(float64(after.NumGC-before.NumGC)/n, "gcs/op")
+	b.ReportMetric(float64(processCPU(b)-cpu)/n, "cpu-ns/op") // every thread's: the collector's too
+}
+
+// BenchmarkPhasedLoops runs plain loops one after another in one process,
+// as a program runs its phases: each phase's operands die when it ends,
+// and its results' sizes differ from the last phase's. Each phase should
+// cost what it costs alone (-bench 'PhasedLoops/NAME' runs it alone); a
+// phase that pays for the memory the one before left shows more faults
+// and CPU per call here.
+func BenchmarkPhasedLoops(b *testing.B) {
+	f32 := func(seed uint64, s ...int) *Tensor { return Must(Rand(seed, Float32, 0.9999, 1.0001, s...)) }
+	f64 := func(seed uint64, s ...int) *Tensor { return Must(Rand(seed, Float64, 0.9999, 1.0001, s...)) }
+	for _, c := range []struct {
+		name string
+		make func() func() (*Tensor, error)
+	}{
+		{"matmul2048-f32", func() func() (*Tensor, error) {
+			x, y := f32(1, 2048, 2048), f32(2, 2048, 2048)
+			return func() (*Tensor, error) { return Matmul(x, y) }
+		}},
+		{"batch16384x8x8-f32", func() func() (*Tensor, error) {
+			x, y := f32(3, 16384, 8, 8), f32(4, 16384, 8, 8)
+			return func() (*Tensor, error) { return Matmul(x, y) }
+		}},
+		{"mul16M-f32", func() func() (*Tensor, error) {
+			x, y := f32(5, 1<<24), f32(6, 1<<24)
+			return func() (*Tensor, error) { return Mul(x, y) }
+		}},
+		{"mul16M-f64", func() func() (*Tensor, error) {
+			x, y := f64(7, 1<<24), f64(8, 1<<24)
+			return func() (*Tensor, error) { return Mul(x, y) }
+		}},
+		{"mul1000x1000-f32", func() func() (*Tensor, error) {
+			x, y := f32(9, 1000, 1000), f32(10, 1000, 1000)
+			return func() (*Tensor, error) { return Mul(x, y) }
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) { measurePlainLoop(b, c.make()) })
 	}
 }

@@ -71,6 +71,7 @@ type band struct {
 	// free, out are guarded by mu, as the classes' lists are.
 	free []freeBuffer
 	out  int // tracked slabs handed out and not yet returned
+	used int // the cycle of the last slab taken (phases.go)
 
 	finalizer func(*uint64)
 }
@@ -149,6 +150,7 @@ func (b *band) replace(old *slab) {
 	size := b.slabSize()
 	s := &slab{size: int64(size)}
 	mu.Lock()
+	b.used = cycle
 	switch {
 	case len(b.free) > 0:
 		last := len(b.free) - 1
@@ -162,6 +164,10 @@ func (b *band) replace(old *slab) {
 		s.tracked = true
 		tracked += size
 		grown++
+		short = cycle
+		watchCollections()
+	default:
+		short = cycle
 	}
 	if s.tracked {
 		b.out++
@@ -185,9 +191,12 @@ func (b *band) reclaim(p *uint64) {
 	mu.Lock()
 	defer mu.Unlock()
 	b.out--
-	if nearGoLimit() {
+	if gone := unused(b.used); gone || nearGoLimit() {
 		tracked -= b.slabSize()
 		dropped++
+		if gone {
+			unusedDropped++
+		}
 		return
 	}
 	b.free = append(b.free, freeBuffer{unsafe.Pointer(p), time.Now(), fromCollection})

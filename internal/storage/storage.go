@@ -36,6 +36,11 @@
 // dropped: memory that one phase of a program has finished with serves the
 // next phase's smaller results without fresh page faults.
 //
+// A class that takes nothing for a whole cycle between two collections
+// while other takes are short of memory gives its free buffers back to the
+// Go heap (phases.go): the next phase's fresh results are made of them,
+// still mapped, rather than waiting behind them.
+//
 // Results from [MinReleased] below MinPooled are pieces of shared slabs
 // (slab.go): one allocation and one finalizer serve eight to sixteen of
 // them, and Put takes a piece back when it is the last one handed out.
@@ -116,6 +121,7 @@ type class struct {
 	size int
 	free []freeBuffer
 	out  int // handed out and not yet returned by their finalizer or Put
+	used int // the cycle of the last take (phases.go)
 
 	// finalizer is c.reclaim, bound once so that arming a buffer does not
 	// allocate a method value each time.
@@ -135,7 +141,7 @@ var (
 	tracked  int  // bytes handed out or free, over all classes
 	sweeping bool // an idle sweep is scheduled
 
-	hits, lent, grown, returned, dropped int // counts for Stats
+	hits, lent, grown, returned, dropped, unusedDropped int // counts for Stats
 )
 
 // Get returns the address of a buffer of at least size bytes, aligned for
@@ -308,6 +314,7 @@ func classFor(size int) *class {
 func take(c *class, zero bool) (p unsafe.Pointer, owner *class, src source) {
 	mu.Lock()
 	owner = c
+	c.used = cycle
 	if len(c.free) == 0 {
 		if l := lender(c); l != nil {
 			owner = l
@@ -319,12 +326,16 @@ func take(c *class, zero bool) (p unsafe.Pointer, owner *class, src source) {
 		p, src = owner.pop()
 		if owner != c {
 			lent++
+			owner.used = cycle
 		}
 	case c.buffers() < max(classBudget/c.size, minBuffers) && makeRoom(c.size):
 		p, src = fresh(c.size, zero), fromRuntime
 		tracked += c.size
 		grown++
+		short = cycle
+		watchCollections()
 	default:
+		short = cycle
 		mu.Unlock()
 		return nil, nil, fromRuntime
 	}
@@ -446,17 +457,21 @@ func poolLimit() int {
 // reclaim is the finalizer of a handed-out buffer of c: nothing refers to
 // the buffer any more, and it goes on the free list, unless the Go
 // runtime's memory is near GOMEMLIMIT, where a free buffer would only make
-// the collector run more often. (A buffer handed out again straight from
+// the collector run more often, or c took nothing during the last cycle
+// (phases.go), where it would only wait there. (A buffer handed out again straight from
 // the free list is found dead by the very next collection once dropped:
 // the finalizer goroutine keeps no reference to the argument of the
 // finalizer it ran last; TestReclaimedBufferCanBeReclaimedAgain.)
 func (c *class) reclaim(p *uint64) {
 	mu.Lock()
 	defer mu.Unlock()
-	if nearGoLimit() {
+	if gone := unused(c.used); gone || nearGoLimit() {
 		c.out--
 		tracked -= c.size
 		dropped++
+		if gone {
+			unusedDropped++
+		}
 		return
 	}
 	c.putBack(unsafe.Pointer(p), fromCollection)
@@ -508,7 +523,8 @@ type Stats struct {
 	Hits        int // Get calls and slabs served from a free list, and slab pieces given back
 	Lent        int // of those, served by a larger class
 	Grown       int // Get calls and slabs that allocated a new tracked buffer
-	Dropped     int // buffers the pool let go (idle, or room needed)
+	Dropped     int // buffers the pool let go (idle, unused, or room needed)
+	Unused      int // of those, buffers of classes and bands that took none for a cycle while others were short (phases.go)
 	Returned    int // bytes of dropped buffers handed back to the kernel
 	Populated   int // pages of fresh buffers mapped ahead of their first write
 }
@@ -517,7 +533,7 @@ type Stats struct {
 func ReadStats() Stats {
 	mu.Lock()
 	defer mu.Unlock()
-	s := Stats{Tracked: tracked, Hits: hits + int(piecesBack.Load()), Lent: lent, Grown: grown, Dropped: dropped, Returned: returned, Populated: int(populated.Load())}
+	s := Stats{Tracked: tracked, Hits: hits + int(piecesBack.Load()), Lent: lent, Grown: grown, Dropped: dropped, Unused: unusedDropped, Returned: returned, Populated: int(populated.Load())}
 	for _, c := range classes {
 		s.Free += len(c.free)
 		s.Outstanding += c.out

@@ -20,6 +20,9 @@ func TestMain(m *testing.M) {
 // after it, they would count their buffers into the fresh state (the
 // counters went negative and free lists gained slabs under -count=3).
 func reset() {
+	for i := range bands {
+		bands[i].cur.Store(nil) // its slab's finalizer runs in the settling
+	}
 	settleFinalizers()
 	mu.Lock()
 	defer mu.Unlock()
@@ -27,9 +30,10 @@ func reset() {
 	for i := range bands {
 		b := &bands[i]
 		b.cur.Store(nil)
-		b.free, b.out = nil, 0
+		b.free, b.out, b.used = nil, 0, 0
 	}
-	tracked, hits, lent, grown, returned, dropped = 0, 0, 0, 0, 0, 0
+	tracked, hits, lent, grown, returned, dropped, unusedDropped = 0, 0, 0, 0, 0, 0, 0
+	cycle, short = 0, -1
 	piecesBack.Store(0)
 }
 

@@ -1,0 +1,88 @@
+package storage
+
+import "runtime"
+
+// A program runs in phases: a loop of one size of result, then a loop of
+// another. A free buffer of a class that the current phase no longer takes
+// is worse than useless: the collector counts it live, so the heap may grow
+// by as much again before the next collection (the current loop then takes
+// more of its results fresh, faulting), and it fills the pool's limit, so
+// that the current loop's class cannot grow. So the pool counts the
+// program's collections, and when some class or band had to take fresh
+// memory during a whole cycle between two of them, a class (or slab band)
+// that took no buffer during that cycle gives its free buffers back to the
+// Go heap, and keeps none that its finalizer returns: its phase is over
+// and another one needs the memory. (A program that only pauses keeps its
+// buffers until idleRelease.) They go back
+// without handing their pages to the kernel: the next collection frees
+// them, and the next phase's fresh results are made of that memory,
+// still mapped, instead of pages faulted in cleared (the runtime's
+// scavenger returns what the heap no longer needs, as for any Go memory).
+// A phase that lasts less than a cycle keeps its classes; an idle program
+// still gets its memory back through idleRelease.
+
+// cycle counts the collections the pool has seen (each class and band
+// records the cycle of its last take in used); short is the last cycle in
+// which a take found no free buffer and took fresh memory; watching is set
+// once the sentinel is armed. mu guards them.
+var (
+	cycle    int
+	short    = -1
+	watching bool
+)
+
+// sentinel is an object whose only use is its finalizer, which runs after
+// each collection that finds it unreferenced (the next one after it is
+// armed). Large enough not to share a tiny-allocator block, whose
+// finalizers may never run.
+type sentinel struct{ _ [32]byte }
+
+// watchCollections arms the sentinel unless it is armed; mu is held. It is
+// called when the pool first grows: a program that never uses the pool
+// pays nothing.
+func watchCollections() {
+	if !watching {
+		watching = true
+		armSentinel()
+	}
+}
+
+func armSentinel() { runtime.SetFinalizer(new(sentinel), collected) }
+
+// collected runs after a collection: it starts a new cycle, gives back the
+// free buffers of every class and band that took none during the cycle
+// that just ended if the pool was short of memory in it, and arms a new
+// sentinel for the next collection.
+func collected(*sentinel) {
+	mu.Lock()
+	defer mu.Unlock()
+	cycle++
+	for _, c := range classes {
+		if unused(c.used) {
+			dropAllFree(&c.free, c.size)
+		}
+	}
+	for i := range bands {
+		if b := &bands[i]; unused(b.used) {
+			dropAllFree(&b.free, b.slabSize())
+		}
+	}
+	armSentinel()
+}
+
+// unused reports whether a class or band whose last take was during cycle
+// used took nothing during the whole cycle that ended last while other
+// takes in it or since had to take fresh memory; mu is held.
+func unused(used int) bool { return used < cycle-1 && short >= cycle-1 }
+
+// dropAllFree lets every free buffer (or slab) of size bytes on *free go to
+// the collector with its pages mapped; mu is held.
+func dropAllFree(free *[]freeBuffer, size int) {
+	for i := range *free {
+		(*free)[i] = freeBuffer{} // the backing array must not keep it alive
+		tracked -= size
+		dropped++
+		unusedDropped++
+	}
+	*free = (*free)[:0]
+}

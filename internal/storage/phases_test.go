@@ -1,0 +1,178 @@
+package storage
+
+import (
+	"runtime"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// freeIn returns how many free buffers the class of size holds.
+func freeIn(size int) int {
+	mu.Lock()
+	defer mu.Unlock()
+	if c := classes[classSize(size)]; c != nil {
+		return len(c.free)
+	}
+	return 0
+}
+
+// shortPhase returns a call that takes a result larger than any before it
+// each time, as a phase of new shapes does: no free buffer can serve it,
+// so the pool is short of memory in every cycle that calls it.
+func shortPhase(from int) func() {
+	size := from
+	return func() {
+		size += 64 << 10
+		fill(Get(size, false), size, 2)
+	}
+}
+
+// collectUntil collects (as the program's own allocation would) until done
+// reports true, or fails the test after a second.
+func collectUntil(t *testing.T, what string, done func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Second); !done(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within a second of collections: %+v", what, ReadStats())
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestFinishedPhaseGivesBackItsClass runs a phase of one size, then one of
+// a size no earlier buffer can serve: the first phase's free buffers leave
+// the pool once the second has gone a cycle short of memory, a buffer of
+// the first phase that is still live keeps its contents and comes back to
+// nobody when it dies, and the pages of what left stay mapped (the next
+// phase's fresh memory is made of them).
+func TestFinishedPhaseGivesBackItsClass(t *testing.T) {
+	reset()
+	const small, large = 256 << 10, 4 << 20
+	live, _ := Take(small, false)
+	fill(live, small, 7)
+	for range 4 {
+		fill(Get(small, false), small, 1)
+	}
+	collectUntil(t, "the first phase's results come back", func() bool { return freeIn(small) >= 4 })
+	before := ReadStats()
+	start := time.Now()
+	next := shortPhase(large)
+	collectUntil(t, "the finished phase's free buffers leave", func() bool {
+		next()
+		return freeIn(small) == 0
+	})
+	if time.Since(start) >= idleRelease {
+		t.Skip("the machine took longer than idleRelease: the idle sweep may have dropped them")
+	}
+	s := ReadStats()
+	if s.Unused <= before.Unused {
+		t.Fatalf("no buffer counted as given back unused: before %+v after %+v", before, s)
+	}
+	if s.Returned != before.Returned {
+		t.Fatalf("the unused buffers' pages went to the kernel (%d bytes), want them left mapped", s.Returned-before.Returned)
+	}
+	if got := unsafe.Slice((*byte)(live), small); got[0] != 7 || got[small-1] != 7 {
+		t.Fatal("a live buffer of the finished phase was handed out again")
+	}
+	mu.Lock()
+	outSmall := classes[classSize(small)].out
+	mu.Unlock()
+	if outSmall != 1 {
+		t.Fatalf("the finished phase's class has %d buffers out, want only the live one", outSmall)
+	}
+	runtime.KeepAlive(live)
+	live = nil
+	collectUntil(t, "the live buffer, dropped, leaves", func() bool {
+		next()
+		mu.Lock()
+		defer mu.Unlock()
+		c := classes[classSize(small)]
+		return c.out == 0 && len(c.free) == 0
+	})
+	checkTracked(t)
+}
+
+// TestPausedProgramKeepsItsBuffers collects many times with no tensor work
+// in between, as a program pausing between requests does: nothing was short
+// of memory, so no class counts as finished, and the free buffers stay.
+func TestPausedProgramKeepsItsBuffers(t *testing.T) {
+	reset()
+	const size = 256 << 10
+	for range 4 {
+		fill(Get(size, false), size, 1)
+	}
+	collectUntil(t, "results come back", func() bool { return freeIn(size) >= 4 })
+	n := freeIn(size)
+	start := time.Now()
+	for range 10 {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if time.Since(start) >= idleRelease {
+		t.Skip("the machine took longer than idleRelease")
+	}
+	if got := freeIn(size); got < n {
+		t.Fatalf("a pause of collections dropped free buffers: %d left of %d", got, n)
+	}
+	checkTracked(t)
+}
+
+// TestFinishedSlabBandGivesBackItsSlabs is the slab bands' case: a phase
+// of small results, then one of large results; the small phase's free
+// slabs leave.
+func TestFinishedSlabBandGivesBackItsSlabs(t *testing.T) {
+	reset()
+	withMinPooled(t, func() {
+		const small, large = 4 << 10, 4 << 20
+		b := bandOf(pieceSize(small))
+		bandFree := func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(b.free)
+		}
+		for range 64 {
+			fill(Get(small, false), small, 1)
+		}
+		b.cur.Store(nil) // the phase is over: its current slab is dropped too
+		collectUntil(t, "the small phase's slabs come back", func() bool { return bandFree() >= 2 })
+		start := time.Now()
+		next := shortPhase(large)
+		collectUntil(t, "the finished band's free slabs leave", func() bool {
+			next()
+			return bandFree() == 0
+		})
+		if time.Since(start) >= idleRelease {
+			t.Skip("the machine took longer than idleRelease")
+		}
+		checkTracked(t)
+	})
+}
+
+// checkTracked checks the pool's count of tracked bytes against its
+// classes and bands: a buffer that left must leave the count once.
+func checkTracked(t *testing.T) {
+	t.Helper()
+	mu.Lock()
+	defer mu.Unlock()
+	sum := 0
+	for _, c := range classes {
+		if c.out < 0 {
+			t.Fatalf("class %d has %d buffers out", c.size, c.out)
+		}
+		sum += c.size * c.buffers()
+		if limit := max(classBudget/c.size, minBuffers); c.buffers() > limit {
+			t.Fatalf("class %d tracks %d buffers, more than its bound %d", c.size, c.buffers(), limit)
+		}
+	}
+	for i := range bands {
+		if bands[i].out < 0 {
+			t.Fatalf("band %d has %d slabs out", i, bands[i].out)
+		}
+		sum += bands[i].slabSize() * bands[i].buffers()
+	}
+	if sum != tracked {
+		t.Fatalf("tracked %d bytes, the classes and bands hold %d", tracked, sum)
+	}
+}
