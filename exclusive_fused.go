@@ -89,7 +89,7 @@ const fusedRowGroup = 4
 // group is a contiguous row of g.n elements. Rows are shared between
 // goroutines in blocks of fusedRowGroup.
 func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold bool) {
-	if x32, ok := any(x).([]float32); ok && g.n >= transposedMinRow && g.n <= transposedMaxBandedRow() && g.outer >= vec.ColumnsWidth {
+	if x32, ok := any(x).([]float32); ok && g.n >= transposedMinRow && tallStripRows() > 0 && g.outer >= vec.ColumnsWidth {
 		done := exclusiveRowsTransposed(x32, any(out).([]float32), any(scale).([]float32), g, cold)
 		x, out = x[done*g.n:], out[done*g.n:]
 		if scale != nil {
@@ -124,12 +124,13 @@ func transposedMaxRow() int {
 	return kernels.CacheSizes().L2 / 2 / (4 * (vec.ColumnsWidth + vec.ColumnsInPlaceScratch(1)))
 }
 
-// transposedMaxBandedRow is the longest row the transposed strips take at
-// all: rows longer than transposedMaxRow are computed in bands of the
-// strip's rows (exclusiveStripBands), whose scratch is a band's prefix
-// products only, so that the strip itself may fill three quarters of the
-// L2 cache (6144 on a 1 MiB L2, where transposedMaxRow is 2048 and rows of
-// 4096 went through the four-row Go loops).
+// transposedMaxBandedRow is the longest row whose whole strip the
+// transposed strips hold at once: rows longer than transposedMaxRow are
+// computed in bands of the strip's rows (exclusiveStripBands), whose
+// scratch is a band's prefix products only, so that the strip itself may
+// fill three quarters of the L2 cache (6144 on a 1 MiB L2, where
+// transposedMaxRow is 2048 and rows of 4096 went through the four-row Go
+// loops); longer rows go in segments (exclusiveRowSegments).
 func transposedMaxBandedRow() int {
 	if tallStripRows() == 0 {
 		return 0
@@ -142,6 +143,12 @@ func transposedMaxBandedRow() int {
 // tests can make short rows take the bands.
 var transposedBandsAbove = transposedMaxRow
 
+// transposedSegmentsAbove is the longest row whose whole strip is
+// transposed at once (transposedMaxBandedRow); longer ones go in segments
+// (exclusiveRowSegments). A variable so that tests can make short rows
+// take the segments.
+var transposedSegmentsAbove = transposedMaxBandedRow
+
 // transposedBandRows is how many rows of a transposed strip one band
 // covers where the strip is computed in bands. A variable so that tests
 // can make bands of a few rows.
@@ -152,8 +159,8 @@ var transposedBandRows = 1024
 // time.
 const transposedMinRow = 16
 
-// exclusiveRowsTransposed is exclusiveFusedRows for float32 rows of at most
-// transposedMaxRow elements, as many whole blocks of vec.ColumnsWidth rows as
+// exclusiveRowsTransposed is exclusiveFusedRows for float32 rows of at
+// least transposedMinRow elements, as many whole blocks of vec.ColumnsWidth rows as
 // there are (it returns how many rows it did): each block's rows are
 // transposed into the columns of a strip in the scratch, the strip kernel
 // computes both passes there in place (the running products of the rows
@@ -169,6 +176,10 @@ func exclusiveRowsTransposed(x, out, scale []float32, g groups, cold bool) int {
 	if n > transposedBandsAbove() {
 		band = min(n, transposedBandRows)
 	}
+	if n > transposedSegmentsAbove() {
+		exclusiveRowSegments(x, out, scale, blocks, n, band, stream)
+		return blocks * lanes
+	}
 	iter.Parallel(blocks, iter.Workers(blocks*lanes*n), func(lo, hi int) {
 		sc := tallScratches.Get()
 		defer tallScratches.Put(sc)
@@ -179,7 +190,7 @@ func exclusiveRowsTransposed(x, out, scale []float32, g groups, cold bool) int {
 		c := vec.Columns{O: strip, X: strip, Scratch: (*sc)[n*lanes:], OStride: lanes, XStride: lanes, N: n, W: lanes}
 		for b := lo; b < hi; b++ {
 			rows := b * lanes * n
-			transposeRows(strip, x[rows:rows+lanes*n], n, true, false)
+			transposeRows(strip, x[rows:rows+lanes*n], n, n, true, false)
 			if scale != nil {
 				c.S = scale[b*lanes : (b+1)*lanes]
 			}
@@ -188,10 +199,71 @@ func exclusiveRowsTransposed(x, out, scale []float32, g groups, cold bool) int {
 			} else {
 				exclusiveStripBands(strip, &c, n, band)
 			}
-			transposeRows(strip, out[rows:rows+lanes*n], n, false, stream)
+			transposeRows(strip, out[rows:rows+lanes*n], n, n, false, stream)
 		}
 	})
 	return blocks * lanes
+}
+
+// exclusiveRowSegments is exclusiveRowsTransposed for rows too long for
+// their strip to stay in the L2 cache (transposedSegmentsAbove): each
+// block of vec.ColumnsWidth rows goes in segments of seg elements of its
+// rows, as exclusiveBands takes a tall group's columns. A first pass from
+// the rows' ends transposes segment after segment into the strip and
+// multiplies it into the running products, keeping the product after each
+// segment (a mark); then, segment by segment from the rows' starts, each
+// is transposed into the strip again, the strip kernel runs there in place
+// from the running products the segment before reached and from its mark,
+// and the strip goes back into the output rows. The input is read twice,
+// the output written once; the products are exclusiveRow1's in its order.
+func exclusiveRowSegments(x, out, scale []float32, blocks, n, seg int, stream bool) {
+	const lanes = vec.ColumnsWidth
+	segs := (n + seg - 1) / seg
+	iter.Parallel(blocks, iter.Workers(blocks*lanes*n), func(lo, hi int) {
+		sc := tallScratches.Get()
+		defer tallScratches.Put(sc)
+		if need := seg*lanes + vec.ColumnsInPlaceScratch(seg); len(*sc) < need {
+			*sc = make([]float32, need)
+		}
+		mp := markScratches.Get()
+		defer markScratches.Put(mp)
+		if cap(*mp) < segs*lanes {
+			*mp = make([]float64, segs*lanes)
+		}
+		marks := (*mp)[:segs*lanes]
+		strip := (*sc)[:seg*lanes]
+		var pre [lanes]float64
+		c := vec.Columns{O: strip, X: strip, Scratch: (*sc)[seg*lanes:], OStride: lanes, XStride: lanes, W: lanes, Pre: pre[:]}
+		for b := lo; b < hi; b++ {
+			xb, ob := x[b*lanes*n:(b+1)*lanes*n], out[b*lanes*n:(b+1)*lanes*n]
+			last := marks[(segs-1)*lanes:]
+			for j := range last {
+				last[j] = 1
+			}
+			for k := segs - 1; k > 0; k-- {
+				i0 := k * seg
+				m := min(n, i0+seg) - i0
+				transposeRows(strip, xb[i0:], n, m, true, false)
+				next := marks[(k-1)*lanes : k*lanes]
+				copy(next, marks[k*lanes:(k+1)*lanes])
+				vec.MulRowsUpF32F64(next, strip, m, lanes)
+			}
+			for j := range pre {
+				pre[j] = 1
+			}
+			if scale != nil {
+				c.S = scale[b*lanes : (b+1)*lanes]
+			}
+			for k := range segs {
+				i0 := k * seg
+				c.N = min(n, i0+seg) - i0
+				transposeRows(strip, xb[i0:], n, c.N, true, false)
+				c.Suf = marks[k*lanes : (k+1)*lanes]
+				vec.ExclusiveColumnsF32(&c)
+				transposeRows(strip, ob[i0:], n, c.N, false, stream)
+			}
+		}
+	})
 }
 
 // exclusiveStripBands computes the transposed strip (n rows of
@@ -219,25 +291,27 @@ func exclusiveStripBands(strip []float32, c *vec.Columns, n, band int) {
 	}
 }
 
-// transposeRows moves vec.ColumnsWidth rows of n into the strip
-// (strip[i*ColumnsWidth+r] = rows[r*n+i]) or, when in is false, back,
-// streaming the rows when stream is set.
-func transposeRows(strip, rows []float32, n int, in, stream bool) {
+// transposeRows moves n elements of each of vec.ColumnsWidth rows, stride
+// apart, into the strip (strip[i*ColumnsWidth+r] = rows[r*stride+i]) or,
+// when in is false, back, streaming the rows when stream is set.
+func transposeRows(strip, rows []float32, stride, n int, in, stream bool) {
 	const lanes = vec.ColumnsWidth
 	whole := n / 16 * 16
-	for h := 0; h < lanes; h += 16 {
-		t := vec.Transpose16{Dst: strip[h:], DstRow: lanes, DstStep: 16 * lanes, Src: rows[h*n:], SrcRow: n, SrcStep: 16, Blocks: n / 16}
-		if !in {
-			t = vec.Transpose16{Dst: rows[h*n:], DstRow: n, DstStep: 16, Src: strip[h:], SrcRow: lanes, SrcStep: 16 * lanes, Blocks: n / 16, Stream: stream}
+	if whole > 0 {
+		for h := 0; h < lanes; h += 16 {
+			t := vec.Transpose16{Dst: strip[h:], DstRow: lanes, DstStep: 16 * lanes, Src: rows[h*stride:], SrcRow: stride, SrcStep: 16, Blocks: n / 16}
+			if !in {
+				t = vec.Transpose16{Dst: rows[h*stride:], DstRow: stride, DstStep: 16, Src: strip[h:], SrcRow: lanes, SrcStep: 16 * lanes, Blocks: n / 16, Stream: stream}
+			}
+			vec.Transpose16F32(&t)
 		}
-		vec.Transpose16F32(&t)
 	}
 	for r := range lanes {
 		for i := whole; i < n; i++ {
 			if in {
-				strip[i*lanes+r] = rows[r*n+i]
+				strip[i*lanes+r] = rows[r*stride+i]
 			} else {
-				rows[r*n+i] = strip[i*lanes+r]
+				rows[r*stride+i] = strip[i*lanes+r]
 			}
 		}
 	}

@@ -196,6 +196,14 @@ func TestExclusiveRowsTransposedMatchesGeneric(t *testing.T) {
 	for _, bands := range []int{0, 1, 5, 16, 40} {
 		t.Run(fmt.Sprint("bands of ", bands), func(t *testing.T) { rowsTransposedMatchGeneric(t, bands) })
 	}
+	for _, seg := range []int{1, 5, 16, 40, 48} {
+		t.Run(fmt.Sprint("segments of ", seg), func(t *testing.T) {
+			old := transposedSegmentsAbove
+			transposedSegmentsAbove = func() int { return 16 }
+			defer func() { transposedSegmentsAbove = old }()
+			rowsTransposedMatchGeneric(t, seg)
+		})
+	}
 }
 
 // rowsTransposedMatchGeneric is TestExclusiveRowsTransposedMatchesGeneric
