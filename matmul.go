@@ -403,7 +403,8 @@ func (p *matmulPlan) runHalf(out, a, b *Tensor) error {
 	return wrapErr("matmul", err)
 }
 
-// runBF16Tiles multiplies bfloat16 products on the AMX tiles, which round
+// runBF16Tiles multiplies bfloat16 products on the tile kernels (AMX
+// tiles, or VDPBF16PS on the avx512 set with the float32 path's bits), which round
 // each block of float32 sums to bfloat16 straight into out (the same bits
 // as rounding a float32 result): no float32 result is made, only the
 // float32 sums between K blocks when K has several (a single product's;

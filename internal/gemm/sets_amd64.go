@@ -2,7 +2,11 @@
 
 package gemm
 
-import "github.com/tensor-go/tensor/internal/kernels"
+import (
+	"golang.org/x/sys/cpu"
+
+	"github.com/tensor-go/tensor/internal/kernels"
+)
 
 // The x86 entries, each the one below it with the kernels it has replaced.
 func init() {
@@ -29,6 +33,11 @@ func init() {
 	avx512.wideRows128F32, avx512.wideRows128F64 = wideRows128F32AVX512, wideRows128F64AVX512
 	avx512.minFlopsPerThread = avx512MinFlopsPerThread
 	avx512.dot4BF16 = dot4BF16AVX512
+	if cpu.X86.HasAVX512BF16 {
+		// VDPBF16PS with the float32 kernel's bits (dpbf16.go), so it
+		// needs no set of its own.
+		avx512.bf16 = newDPKernelAVX512(avx512.f32.kc)
+	}
 	kernelSets.Add(kernels.AVX512, avx512)
 
 	amx := avx512

@@ -9,7 +9,8 @@ import (
 )
 
 // Tile kernels multiply bfloat16 matrices without widening them: a tile
-// dot product (AMX's TDPBF16PS) takes 32×32 blocks of bfloat16 operands
+// dot product (AMX's TDPBF16PS, or VDPBF16PS four 8×32 strips at a time:
+// dpbf16.go, with the float32 path's bits) takes 32×32 blocks of bfloat16 operands
 // and accumulates their products into float32 tiles. A product taken this
 // way is not the float32 path's bits: the instruction sums each pair of
 // products in its own order and flushes subnormal inputs and results to
@@ -52,7 +53,8 @@ const tileStepElems = tileBlock * tileBlock
 //	    A[i][32s+2p]·B[32s+2p][32t+j] + A[i][32s+2p+1]·B[32s+2p+1][32t+j]
 //
 // in float32, loading C first when accumulate and starting from zero
-// otherwise. With out nil the sums are stored to C; with out set they are
+// otherwise (the dot-product kernels, dpbf16.go, start from zero and add
+// C to the block's sums afterwards, as the float32 kernels do). With out nil the sums are stored to C; with out set they are
 // rounded once to bfloat16 (to nearest even, a NaN kept quiet with its sign
 // and top payload: bfloat16.FromFloat32) into out instead, row stride ldo,
 // through scratch (a 32×32 float32 block), and C is read only when
@@ -108,7 +110,17 @@ type tileKernel struct {
 	// would use the tiles call it (usable), so that importing the library
 	// asks nothing.
 	permitted func() bool
-	spare     *scratch.List[tileWorkspace]
+	// kUnit is what K blocks are whole multiples of (balanced(k, kc,
+	// kUnit)); newTileKernel sets tileBlock, a kernel whose sums must fall
+	// into the float32 path's K blocks sets 1 (a block then ends with a
+	// partly padded step).
+	kUnit int
+	// prepare, when set, runs over every packed A and B block before the
+	// kernel reads it, and reports an operand the kernel would not take
+	// (as the packers report a subnormal): the product then goes to the
+	// widening path.
+	prepare func(p []uint16) bool
+	spare   *scratch.List[tileWorkspace]
 }
 
 // usable reports whether the kernel may run in this process.
@@ -124,9 +136,10 @@ type tileWorkspace struct {
 
 // newTileKernel fills in a tile kernel description and its workspaces.
 func newTileKernel(name string, kc, mc, nc int, tiles tileKernelFunc, pack tilePackers, minFlopsPerThread int) *tileKernel {
-	k := &tileKernel{name: name, kc: kc, mc: mc, nc: nc, tiles: tiles, pack: pack, minFlopsPerThread: minFlopsPerThread}
+	k := &tileKernel{name: name, kc: kc, mc: mc, nc: nc, tiles: tiles, pack: pack, minFlopsPerThread: minFlopsPerThread, kUnit: tileBlock}
 	k.spare = &scratch.List[tileWorkspace]{New: func() *tileWorkspace {
-		return &tileWorkspace{a: make([]uint16, mc*kc), b: make([]uint16, kc*nc)}
+		kp := roundUp(kc, tileBlock) // a block of kc is padded to whole steps
+		return &tileWorkspace{a: make([]uint16, roundUp(mc, tileBlock)*kp), b: make([]uint16, kp*roundUp(nc, tileBlock))}
 	}}
 	return k
 }
@@ -188,7 +201,7 @@ func mulTilesTo(kern *tileKernel, m, n, k int, a, b Matrix[uint16], c Matrix[flo
 // tileKBlocks is the number of K blocks a product of depth k takes on
 // kern: more than one needs float32 sums between them.
 func (kern *tileKernel) kBlocks(k int) int {
-	return ceilDiv(k, balanced(k, kern.kc, tileBlock))
+	return ceilDiv(k, balanced(k, kern.kc, kern.kUnit))
 }
 
 // split computes C in rectangles on threads goroutines, as job.split
@@ -215,7 +228,7 @@ func (j *tileJob) runPooled(i0, i1, j0, j1 int) {
 // as any goroutine has met a subnormal input.
 func (j *tileJob) run(ws *tileWorkspace, i0, i1, j0, j1 int) {
 	kern := j.kern
-	kcb := balanced(j.k, kern.kc, tileBlock)
+	kcb := balanced(j.k, kern.kc, kern.kUnit)
 	ncb := balanced(j1-j0, kern.nc, tileBlock)
 	mcb := balanced(i1-i0, kern.mc, tileBlock)
 	for jc := j0; jc < j1; jc += ncb {
@@ -224,14 +237,14 @@ func (j *tileJob) run(ws *tileWorkspace, i0, i1, j0, j1 int) {
 			kc := min(kcb, j.k-pc)
 			steps := ceilDiv(kc, tileBlock)
 			bp := ws.b[:roundUp(nc, tileBlock)*steps*tileBlock]
-			if packTilesB(kern.pack, bp, j.b, pc, kc, jc, nc, steps) || j.subnormal.Load() {
+			if packTilesB(kern.pack, bp, j.b, pc, kc, jc, nc, steps) || (kern.prepare != nil && kern.prepare(bp)) || j.subnormal.Load() {
 				j.subnormal.Store(true)
 				return
 			}
 			for ic := i0; ic < i1; ic += mcb {
 				mc := min(mcb, i1-ic)
 				ap := ws.a[:roundUp(mc, tileBlock)*steps*tileBlock]
-				if packTilesA(kern.pack, ap, j.a, ic, mc, pc, kc, steps) {
+				if packTilesA(kern.pack, ap, j.a, ic, mc, pc, kc, steps) || (kern.prepare != nil && kern.prepare(ap)) {
 					j.subnormal.Store(true)
 					return
 				}

@@ -44,8 +44,9 @@ func BenchmarkTileBlocks(b *testing.B) {
 		m, n, k := size, size, size
 		a, bb := Matrix[uint16]{randomBF16(rng, m*k), 0, k, 1}, Matrix[uint16]{randomBF16(rng, k*n), 0, n, 1}
 		c := Matrix[float32]{make([]float32, m*n), 0, n, 1}
-		for _, bl := range [][3]int{{256, 256, 1024}, {512, 256, 1024}, {512, 128, 512}, {1024, 128, 512}, {1024, 256, 256}, {2048, 64, 256}} {
+		for _, bl := range [][3]int{{256, 256, 1024}, {512, 256, 1024}, {512, 128, 512}, {1024, 128, 512}, {1024, 256, 256}, {2048, 64, 256}, {384, 128, 512}, {384, 64, 512}, {384, 128, 1024}, {384, 64, 1024}, {384, 32, 1024}, {384, 256, 1024}} {
 			kern := newTileKernel("tune", bl[0], bl[1], bl[2], active.bf16.tiles, active.bf16.pack, active.bf16.minFlopsPerThread)
+			kern.kUnit, kern.prepare = active.bf16.kUnit, active.bf16.prepare
 			b.Run(fmt.Sprintf("%d/kc=%d,mc=%d,nc=%d", size, bl[0], bl[1], bl[2]), func(b *testing.B) {
 				cpu := cpuSeconds()
 				for b.Loop() {

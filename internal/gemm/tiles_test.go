@@ -16,7 +16,9 @@ import (
 func tileKernelsUnderTest() []*tileKernel {
 	var ks []*tileKernel
 	add := func(k *tileKernel) {
-		ks = append(ks, k, newTileKernel(k.name+"/blocks-64", 64, 64, 64, k.tiles, k.pack, k.minFlopsPerThread))
+		small := newTileKernel(k.name+"/blocks-64", 64, 64, 64, k.tiles, k.pack, k.minFlopsPerThread)
+		small.kUnit, small.prepare = k.kUnit, k.prepare
+		ks = append(ks, k, small)
 	}
 	for _, v := range kernelSets.Variants() {
 		if v.K.bf16 != nil {
@@ -24,6 +26,7 @@ func tileKernelsUnderTest() []*tileKernel {
 		}
 	}
 	add(newTileKernel("go", 256, 256, 1024, tilesBF16Go, tilePackersGo, 8*avx512MinFlopsPerThread))
+	add(newDPKernel("dp-go", 384, dpStripGo, dpPrepareGo, tilePackersGo, 2*avx512MinFlopsPerThread))
 	return ks
 }
 
