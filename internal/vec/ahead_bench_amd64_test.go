@@ -33,6 +33,7 @@ func BenchmarkStreamAhead(b *testing.B) {
 		f32 := filled(bytes/4, float32(1))
 		f64 := filled(bytes/8, 1.0)
 		i32 := filled(bytes/4, int32(1))
+		bf16 := filled(bytes/2, uint16(0x3f80))
 		kernels := []struct {
 			name string
 			pass func()
@@ -55,6 +56,11 @@ func BenchmarkStreamAhead(b *testing.B) {
 			{"prodF64", func() {
 				for c := 0; c+chunk <= len(f64); c += chunk {
 					ProdF64(f64[c : c+chunk])
+				}
+			}},
+			{"sumBF16", func() {
+				for c := 0; c+chunk <= len(bf16); c += chunk {
+					SumBF16(bf16[c : c+chunk])
 				}
 			}},
 			{"prodI32", func() {

@@ -68,28 +68,31 @@
 #define LDPS2PD256(m, y) VCVTPS2PD m, y
 #define LDPH2PD256(m, y) VCVTPH2PS m, X15; VCVTPS2PD X15, y
 
-// Every loop prefetches the line streamAhead bytes ahead of the block it
-// reads, once per block, the distance a variable (see streamAheadFor) that
-// LDAHEAD puts in R8 on entry. The hardware prefetchers stop at each 4 KiB
-// page boundary, and on a virtual machine a missed address translation
-// costs a long nested page walk; reaching four pages ahead (16 KiB, the
-// default) starts both early. On the 64 MiB float32 product in 4 KiB pages
-// (Sapphire Rapids under KVM, two threads) the median time fell from 7.7
-// to 2.9 ms when the data came from DRAM and was unchanged when it came
-// from L3; nearer distances did less, and extra prefetches per block
-// nothing. A distance of 0 prefetches the line the block reads, which
-// costs nothing measurable: the processors whose own prefetchers do better
-// unaided run the same loops. Prefetches past the end of a never fault.
+// Every loop prefetches the line R8 bytes ahead of the block it reads,
+// once per block. The hardware prefetchers stop at each 4 KiB page
+// boundary, and on a virtual machine a missed address translation costs a
+// long nested page walk; reaching four pages ahead (16 KiB) starts both
+// early. On the 64 MiB float32 product in 4 KiB pages (Sapphire Rapids
+// under KVM, two threads) the median time fell from 7.7 to 2.9 ms when the
+// data came from DRAM and was unchanged when it came from L3; nearer
+// distances did less, and extra prefetches per block nothing. The float32
+// loops (LDAHEAD: single runs, pairs, complex64 parts) take the distance
+// from streamAhead, which is per processor model (ahead_amd64.go): on
+// Zen 5 it is 0, the line the block reads, a no-op. The others
+// (FIXEDAHEAD) keep 16 KiB everywhere: on Zen 5 bfloat16 sums from memory
+// took 28% more CPU time without it, float64 and int32 products the same.
+// Prefetches past the end of a never fault.
 #define LDAHEAD MOVQ ·streamAhead(SB), R8
+#define FIXEDAHEAD MOVQ $16384, R8
 #define PREFETCH(R) PREFETCHT0 (R)(R8*1)
 
 // REDUCE512 keeps the lanes in Z0-Z3 and converts each block into Z4-Z7
 // with LD(memory, register) before OP. INIT fills Z0 with the starting
 // value; SHIFT is log2 of the block length and VB the bytes of a per
 // vector.
-#define REDUCE512(INIT, LD, OP, SHIFT, VB) \
+#define REDUCE512(AHEAD, INIT, LD, OP, SHIFT, VB) \
 	MOVQ      a_base+0(FP), SI; \
-	LDAHEAD; \
+	AHEAD; \
 	MOVQ      a_len+8(FP), CX; \
 	INIT; \
 	VMOVDQA64 Z0, Z1; \
@@ -337,7 +340,7 @@ pair256fold: \
 // lanes 0, 2, …, 14, Z1 lanes 1, 3, …, 15, Z2 and Z3 the same of 16-31.
 #define REDUCEBF512(INIT, OP) \
 	MOVQ      a_base+0(FP), SI; \
-	LDAHEAD; \
+	FIXEDAHEAD; \
 	MOVQ      a_len+8(FP), CX; \
 	INIT; \
 	VMOVDQA64 Z0, Z1; \
@@ -426,7 +429,7 @@ GLOBL bfHi<>(SB), RODATA|NOPTR, $64
 // 8q..8q+7, Y(2q+1) the odd ones.
 #define REDUCEBF256(INIT, OP) \
 	MOVQ    a_base+0(FP), SI; \
-	LDAHEAD; \
+	FIXEDAHEAD; \
 	MOVQ    a_len+8(FP), CX; \
 	INIT; \
 	VMOVDQA Y0, Y1; \
@@ -469,39 +472,39 @@ done: \
 
 // func prodF32AVX512(a []float32) [32]float64
 TEXT ·prodF32AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEF64_512, LDPS2PD, VMULPD, 5, 32)
+	REDUCE512(LDAHEAD, ONEF64_512, LDPS2PD, VMULPD, 5, 32)
 
 // func prodF64AVX512(a []float64) [32]float64
 TEXT ·prodF64AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEF64_512, LDPD, VMULPD, 5, 64)
+	REDUCE512(FIXEDAHEAD, ONEF64_512, LDPD, VMULPD, 5, 64)
 
 // func prodI32AVX512(a []int32) [64]int32
 TEXT ·prodI32AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEI32_512, LDQ512, VPMULLD, 6, 64)
+	REDUCE512(FIXEDAHEAD, ONEI32_512, LDQ512, VPMULLD, 6, 64)
 
 // func prodI64AVX512(a []int64) [32]int64
 TEXT ·prodI64AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEI64_512, LDQ512, VPMULLQ, 5, 64)
+	REDUCE512(FIXEDAHEAD, ONEI64_512, LDQ512, VPMULLQ, 5, 64)
 
 // func prodI8AVX512(a []int8) [64]int32
 TEXT ·prodI8AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEI32_512, LDSXBD, VPMULLD, 6, 16)
+	REDUCE512(FIXEDAHEAD, ONEI32_512, LDSXBD, VPMULLD, 6, 16)
 
 // func prodU8AVX512(a []uint8) [64]int32
 TEXT ·prodU8AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEI32_512, LDZXBD, VPMULLD, 6, 16)
+	REDUCE512(FIXEDAHEAD, ONEI32_512, LDZXBD, VPMULLD, 6, 16)
 
 // func prodI16AVX512(a []int16) [64]int32
 TEXT ·prodI16AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEI32_512, LDSXWD, VPMULLD, 6, 32)
+	REDUCE512(FIXEDAHEAD, ONEI32_512, LDSXWD, VPMULLD, 6, 32)
 
 // func prodU16AVX512(a []uint16) [64]int32
 TEXT ·prodU16AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEI32_512, LDZXWD, VPMULLD, 6, 32)
+	REDUCE512(FIXEDAHEAD, ONEI32_512, LDZXWD, VPMULLD, 6, 32)
 
 // func prodF16AVX512(a []uint16) [32]float64
 TEXT ·prodF16AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ONEF64_512, LDPH2PD, VMULPD, 5, 16)
+	REDUCE512(FIXEDAHEAD, ONEF64_512, LDPH2PD, VMULPD, 5, 16)
 
 // func prodBF16AVX512(a []uint16) [32]float64
 TEXT ·prodBF16AVX512(SB), NOSPLIT, $0-280
@@ -509,9 +512,9 @@ TEXT ·prodBF16AVX512(SB), NOSPLIT, $0-280
 
 // REDUCE256 is REDUCE512 with eight ymm accumulators Y0-Y7 and
 // temporaries Y8-Y15, so the lanes, and hence the order, are the same.
-#define REDUCE256(INIT, LD, OP, SHIFT, VB) \
+#define REDUCE256(AHEAD, INIT, LD, OP, SHIFT, VB) \
 	MOVQ    a_base+0(FP), SI; \
-	LDAHEAD; \
+	AHEAD; \
 	MOVQ    a_len+8(FP), CX; \
 	INIT; \
 	VMOVDQA Y0, Y1; \
@@ -565,35 +568,35 @@ done: \
 
 // func prodF32AVX2(a []float32) [32]float64
 TEXT ·prodF32AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ONEF64_256, LDPS2PD256, VMULPD, 5, 16)
+	REDUCE256(LDAHEAD, ONEF64_256, LDPS2PD256, VMULPD, 5, 16)
 
 // func prodF64AVX2(a []float64) [32]float64
 TEXT ·prodF64AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ONEF64_256, LDPD, VMULPD, 5, 32)
+	REDUCE256(FIXEDAHEAD, ONEF64_256, LDPD, VMULPD, 5, 32)
 
 // func prodI32AVX2(a []int32) [64]int32
 TEXT ·prodI32AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ONEI32_256, LDDQU256, VPMULLD, 6, 32)
+	REDUCE256(FIXEDAHEAD, ONEI32_256, LDDQU256, VPMULLD, 6, 32)
 
 // func prodI8AVX2(a []int8) [64]int32
 TEXT ·prodI8AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ONEI32_256, LDSXBD, VPMULLD, 6, 8)
+	REDUCE256(FIXEDAHEAD, ONEI32_256, LDSXBD, VPMULLD, 6, 8)
 
 // func prodU8AVX2(a []uint8) [64]int32
 TEXT ·prodU8AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ONEI32_256, LDZXBD, VPMULLD, 6, 8)
+	REDUCE256(FIXEDAHEAD, ONEI32_256, LDZXBD, VPMULLD, 6, 8)
 
 // func prodI16AVX2(a []int16) [64]int32
 TEXT ·prodI16AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ONEI32_256, LDSXWD, VPMULLD, 6, 16)
+	REDUCE256(FIXEDAHEAD, ONEI32_256, LDSXWD, VPMULLD, 6, 16)
 
 // func prodU16AVX2(a []uint16) [64]int32
 TEXT ·prodU16AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ONEI32_256, LDZXWD, VPMULLD, 6, 16)
+	REDUCE256(FIXEDAHEAD, ONEI32_256, LDZXWD, VPMULLD, 6, 16)
 
 // func prodF16AVX2(a []uint16) [32]float64
 TEXT ·prodF16AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ONEF64_256, LDPH2PD256, VMULPD, 5, 8)
+	REDUCE256(FIXEDAHEAD, ONEF64_256, LDPH2PD256, VMULPD, 5, 8)
 
 // func prodBF16AVX2(a []uint16) [32]float64
 TEXT ·prodBF16AVX2(SB), NOSPLIT, $0-280
@@ -623,15 +626,15 @@ TEXT ·sumFoldF64AVX512(SB), NOSPLIT, $0-264
 
 // func sumF32AVX512(a []float32) [32]float64
 TEXT ·sumF32AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(NEGZERO64_512, LDPS2PD, VADDPD, 5, 32)
+	REDUCE512(LDAHEAD, NEGZERO64_512, LDPS2PD, VADDPD, 5, 32)
 
 // func sumF64AVX512(a []float64) [32]float64
 TEXT ·sumF64AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(NEGZERO64_512, LDPD, VADDPD, 5, 64)
+	REDUCE512(FIXEDAHEAD, NEGZERO64_512, LDPD, VADDPD, 5, 64)
 
 // func sumF16AVX512(a []uint16) [32]float64
 TEXT ·sumF16AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(NEGZERO64_512, LDPH2PD, VADDPD, 5, 16)
+	REDUCE512(FIXEDAHEAD, NEGZERO64_512, LDPH2PD, VADDPD, 5, 16)
 
 // func sumBF16AVX512(a []uint16) [32]float64
 TEXT ·sumBF16AVX512(SB), NOSPLIT, $0-280
@@ -639,27 +642,27 @@ TEXT ·sumBF16AVX512(SB), NOSPLIT, $0-280
 
 // func sumI32AVX512(a []int32) [64]int32
 TEXT ·sumI32AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ZERO512, LDQ512, VPADDD, 6, 64)
+	REDUCE512(FIXEDAHEAD, ZERO512, LDQ512, VPADDD, 6, 64)
 
 // func sumI64AVX512(a []int64) [32]int64
 TEXT ·sumI64AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ZERO512, LDQ512, VPADDQ, 5, 64)
+	REDUCE512(FIXEDAHEAD, ZERO512, LDQ512, VPADDQ, 5, 64)
 
 // func sumI8AVX512(a []int8) [64]int32
 TEXT ·sumI8AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ZERO512, LDSXBD, VPADDD, 6, 16)
+	REDUCE512(FIXEDAHEAD, ZERO512, LDSXBD, VPADDD, 6, 16)
 
 // func sumU8AVX512(a []uint8) [64]int32
 TEXT ·sumU8AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ZERO512, LDZXBD, VPADDD, 6, 16)
+	REDUCE512(FIXEDAHEAD, ZERO512, LDZXBD, VPADDD, 6, 16)
 
 // func sumI16AVX512(a []int16) [64]int32
 TEXT ·sumI16AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ZERO512, LDSXWD, VPADDD, 6, 32)
+	REDUCE512(FIXEDAHEAD, ZERO512, LDSXWD, VPADDD, 6, 32)
 
 // func sumU16AVX512(a []uint16) [64]int32
 TEXT ·sumU16AVX512(SB), NOSPLIT, $0-280
-	REDUCE512(ZERO512, LDZXWD, VPADDD, 6, 32)
+	REDUCE512(FIXEDAHEAD, ZERO512, LDZXWD, VPADDD, 6, 32)
 
 #define ZERO256 VPXOR Y0, Y0, Y0
 #define NEGZERO64_256 MOVQ $0x8000000000000000, AX; MOVQ AX, X0; VPBROADCASTQ X0, Y0
@@ -667,15 +670,15 @@ TEXT ·sumU16AVX512(SB), NOSPLIT, $0-280
 
 // func sumF32AVX2(a []float32) [32]float64
 TEXT ·sumF32AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(NEGZERO64_256, LDPS2PD256, VADDPD, 5, 16)
+	REDUCE256(LDAHEAD, NEGZERO64_256, LDPS2PD256, VADDPD, 5, 16)
 
 // func sumF64AVX2(a []float64) [32]float64
 TEXT ·sumF64AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(NEGZERO64_256, LDPD, VADDPD, 5, 32)
+	REDUCE256(FIXEDAHEAD, NEGZERO64_256, LDPD, VADDPD, 5, 32)
 
 // func sumF16AVX2(a []uint16) [32]float64
 TEXT ·sumF16AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(NEGZERO64_256, LDPH2PD256, VADDPD, 5, 8)
+	REDUCE256(FIXEDAHEAD, NEGZERO64_256, LDPH2PD256, VADDPD, 5, 8)
 
 // func sumBF16AVX2(a []uint16) [32]float64
 TEXT ·sumBF16AVX2(SB), NOSPLIT, $0-280
@@ -683,27 +686,27 @@ TEXT ·sumBF16AVX2(SB), NOSPLIT, $0-280
 
 // func sumI32AVX2(a []int32) [64]int32
 TEXT ·sumI32AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ZERO256, LDDQU256, VPADDD, 6, 32)
+	REDUCE256(FIXEDAHEAD, ZERO256, LDDQU256, VPADDD, 6, 32)
 
 // func sumI64AVX2(a []int64) [32]int64
 TEXT ·sumI64AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ZERO256, LDDQU256, VPADDQ, 5, 32)
+	REDUCE256(FIXEDAHEAD, ZERO256, LDDQU256, VPADDQ, 5, 32)
 
 // func sumI8AVX2(a []int8) [64]int32
 TEXT ·sumI8AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ZERO256, LDSXBD, VPADDD, 6, 8)
+	REDUCE256(FIXEDAHEAD, ZERO256, LDSXBD, VPADDD, 6, 8)
 
 // func sumU8AVX2(a []uint8) [64]int32
 TEXT ·sumU8AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ZERO256, LDZXBD, VPADDD, 6, 8)
+	REDUCE256(FIXEDAHEAD, ZERO256, LDZXBD, VPADDD, 6, 8)
 
 // func sumI16AVX2(a []int16) [64]int32
 TEXT ·sumI16AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ZERO256, LDSXWD, VPADDD, 6, 16)
+	REDUCE256(FIXEDAHEAD, ZERO256, LDSXWD, VPADDD, 6, 16)
 
 // func sumU16AVX2(a []uint16) [64]int32
 TEXT ·sumU16AVX2(SB), NOSPLIT, $0-280
-	REDUCE256(ZERO256, LDZXWD, VPADDD, 6, 16)
+	REDUCE256(FIXEDAHEAD, ZERO256, LDZXWD, VPADDD, 6, 16)
 
 // func prodF32PairAVX512(a, b []float32) (pa, pb float64)
 //
