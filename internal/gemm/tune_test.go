@@ -325,7 +325,8 @@ func withBlocks[T Elem](k *kernel[T], kc, mc, nc int) *kernel[T] {
 
 // BenchmarkTuneAVX2Blocks times the AVX2 kernels at 1024³ and 2048³ with
 // the blocks of TUNE_BLOCKS ("kc,mc,nc;kc,mc,nc", as used, not scaled),
-// beside the active set's own ("set"), on TUNE_THREADS goroutines (1).
+// beside the set's own ("set"), on TUNE_THREADS goroutines (1); TUNE_SET
+// avx512 times the AVX-512 kernels instead.
 func BenchmarkTuneAVX2Blocks(b *testing.B) {
 	threads := 1
 	if s := os.Getenv("TUNE_THREADS"); s != "" {
@@ -350,6 +351,9 @@ func BenchmarkTuneAVX2Blocks(b *testing.B) {
 	for _, size := range sizes {
 		for _, p := range list {
 			k32, k64, name := avx2KernelF32, avx2KernelF64, "set"
+			if os.Getenv("TUNE_SET") == "avx512" {
+				k32, k64 = avx512KernelF32, avx512KernelF64
+			}
 			if p.kc > 0 {
 				k32, k64 = withBlocks(k32, p.kc, p.mc, p.nc), withBlocks(k64, p.kc, p.mc, p.nc)
 				name = fmt.Sprint(p.kc, "x", p.mc, "x", p.nc)
