@@ -23,8 +23,10 @@ func axpy4F64AVX2(y []float64, a0, a1, a2, a3 float64, x0, x1, x2, x3 *float64)
 
 func init() {
 	kernelSets.Add(kernels.AVX2, kernelSet{
-		f32: tailedKernels(8, axpyF32AVX2, axpy4F32AVX2),
-		f64: tailedKernels(4, axpyF64AVX2, axpy4F64AVX2),
+		f32: withGather(tailedKernels(8, axpyF32AVX2, axpy4F32AVX2),
+			tailedGather(8, 4, [4]fullGatherBlock[float32]{gather8F32AVX2, gather4F32AVX2, gather2F32AVX2, gather1F32AVX2}, goKernels[float32]().gather)),
+		f64: withGather(tailedKernels(4, axpyF64AVX2, axpy4F64AVX2),
+			tailedGather(4, 8, [4]fullGatherBlock[float64]{gather8F64AVX2, gather4F64AVX2, gather2F64AVX2, gather1F64AVX2}, goKernels[float64]().gather)),
 	})
 }
 

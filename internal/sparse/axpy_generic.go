@@ -7,6 +7,28 @@ import "github.com/tensor-go/tensor/internal/kernels"
 type rowKernels[T Number] struct {
 	axpy  func(y []T, a T, x []T)
 	axpy4 func(y []T, a0, a1, a2, a3 T, x0, x1, x2, x3 []T)
+
+	// gather computes one row of SpMM: it sets out to +0 plus
+	// vals[p]·(row cols[p] of b) for p in [0, len(vals)), added one
+	// product at a time in that order. b's rows must be contiguous (CS 1,
+	// or one column) and at least len(out) long, every cols[p] one of
+	// them; cols may go on past len(vals), with the entries of the rows
+	// that come next, which a kernel may prefetch.
+	gather func(out []T, b Dense[T], cols []int64, vals []T)
+}
+
+// withGather returns k with gather g, or, for g nil, with gather's Go twin
+// on k's own axpy kernels.
+func withGather[T Number](k rowKernels[T], g func(out []T, b Dense[T], cols []int64, vals []T)) rowKernels[T] {
+	if g == nil {
+		axpys := k
+		g = func(out []T, b Dense[T], cols []int64, vals []T) {
+			clear(out)
+			addRowsContiguous(axpys, out, cols[:len(vals)], vals, b)
+		}
+	}
+	k.gather = g
+	return k
 }
 
 // kernelSet is what this package takes from one kernel set.
@@ -23,7 +45,9 @@ var (
 )
 
 // goKernels returns the Go twins for T.
-func goKernels[T Number]() rowKernels[T] { return rowKernels[T]{axpy: axpy[T], axpy4: axpy4[T]} }
+func goKernels[T Number]() rowKernels[T] {
+	return withGather(rowKernels[T]{axpy: axpy[T], axpy4: axpy4[T]}, nil)
+}
 
 // kernelsFor returns the kernels for T.
 func kernelsFor[T Number]() rowKernels[T] {

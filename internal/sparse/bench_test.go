@@ -65,11 +65,11 @@ func BenchmarkSpMMCSR(b *testing.B) {
 	c := Dense[float32]{Data: make([]float32, a.Rows*x.Cols), RS: x.Cols, CS: 1, Rows: a.Rows, Cols: x.Cols}
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			b.SetBytes(0)
+			cpu := processCPU()
 			for b.Loop() {
 				SpMM(a, x, c, threads)
 			}
-			b.ReportMetric(2*float64(a.Nnz()*x.Cols)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			b.ReportMetric(float64(processCPU()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
@@ -86,10 +86,11 @@ func BenchmarkSpMMCOO(b *testing.B) {
 	}{{"unordered", a}, {"coalesced", sorted}} {
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/threads=%d", op.name, threads), func(b *testing.B) {
+				cpu := processCPU()
 				for b.Loop() {
 					SpMMCOO(op.a, x, c, threads)
 				}
-				b.ReportMetric(2*float64(a.Nnz()*x.Cols)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				b.ReportMetric(float64(processCPU()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}

@@ -14,7 +14,11 @@ type Dense[T any] struct {
 // At returns element (i, j).
 func (d Dense[T]) At(i, j int) T { return d.Data[d.Off+i*d.RS+j*d.CS] }
 
-// row returns row i as a contiguous slice; it requires CS == 1.
+// rowsContiguous reports whether every row is a contiguous run of Data:
+// CS is 1, or a row has one element.
+func (d Dense[T]) rowsContiguous() bool { return d.CS == 1 || d.Cols == 1 }
+
+// row returns row i as a contiguous slice; it requires rowsContiguous.
 func (d Dense[T]) row(i int) []T {
 	start := d.Off + i*d.RS
 	return d.Data[start : start+d.Cols]

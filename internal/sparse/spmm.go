@@ -42,24 +42,27 @@ func SpMMCOO[T Number](a *COO[T], b, c Dense[T], threads int) {
 func spmmRows[T Number](a *CSR[T], b, c Dense[T], lo, hi int) {
 	k := kernelsFor[T]()
 	var acc []T
-	if c.CS != 1 {
+	if !c.rowsContiguous() {
 		acc = make([]T, c.Cols)
 	}
+	// The row kernels may look ahead to the entries of the chunk's later
+	// rows (to prefetch their rows of b), never further.
+	chunkCols := a.ColIdx[:a.RowPtr[hi]]
 	for i := lo; i < hi; i++ {
 		out := acc
-		if c.CS == 1 {
+		if c.rowsContiguous() {
 			out = c.row(i)
 		}
-		clear(out)
-		cols, vals := a.ColIdx[a.RowPtr[i]:a.RowPtr[i+1]], a.Values[a.RowPtr[i]:a.RowPtr[i+1]]
-		if b.CS == 1 {
-			addRowsContiguous(k, out, cols, vals, b)
+		start, end := a.RowPtr[i], a.RowPtr[i+1]
+		if b.rowsContiguous() {
+			k.gather(out, b, chunkCols[start:], a.Values[start:end])
 		} else {
-			for p, col := range cols {
-				axpyStrided(out, vals[p], b.Data, b.Off+int(col)*b.RS, b.CS)
+			clear(out)
+			for p, col := range a.ColIdx[start:end] {
+				axpyStrided(out, a.Values[start+int64(p)], b.Data, b.Off+int(col)*b.RS, b.CS)
 			}
 		}
-		if c.CS != 1 {
+		if !c.rowsContiguous() {
 			for j, v := range out {
 				c.Data[c.Off+i*c.RS+j*c.CS] = v
 			}
