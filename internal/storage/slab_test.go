@@ -226,3 +226,61 @@ func TestSlabsStayUnderGOMEMLIMIT(t *testing.T) {
 		}
 	})
 }
+
+// TestDryBandYieldsToReturningSlabs runs out a band at its budget while a
+// dead slab's finalizer waits to run (a goroutine that returns a slab, on
+// one processor): the band's next slab must be that one, not untracked
+// memory. After maxFailed fruitless yields in one collection cycle a dry
+// band takes untracked memory at once, until the next collection.
+func TestDryBandYieldsToReturningSlabs(t *testing.T) {
+	reset()
+	withMinPooled(t, func() {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+		defer debug.SetGCPercent(debug.SetGCPercent(-1)) // the test counts collections itself
+		const size = 4 << 10
+		b := bandOf(pieceSize(size))
+		perSlab := b.slabSize() / pieceSize(size)
+		atBudget := func() {
+			mu.Lock()
+			b.out = b.limit(b.slabSize()) - len(b.free)
+			mu.Unlock()
+		}
+		fillSlab := func() {
+			for range perSlab {
+				fill(Get(size, false), size, 1)
+			}
+		}
+		Take(size, false) // the band's first slab
+		fillSlab()        // and the next
+		atBudget()
+		back := fresh(b.slabSize(), false)
+		go b.reclaim((*uint64)(back)) // the finalizer goroutine, not yet run
+		hits := ReadStats().Hits
+		fillSlab()
+		if got := b.cur.Load(); got.base != back || !got.tracked || ReadStats().Hits != hits+1 {
+			t.Fatalf("a dry band took a slab at %p (tracked %v), not the one coming back at %p", got.base, got.tracked, back)
+		}
+
+		for range maxFailed {
+			fillSlab() // dry again, nothing coming back
+			if got := b.cur.Load(); got.tracked {
+				t.Fatal("a dry band at its budget took a tracked slab")
+			}
+		}
+		atBudget()
+		late := fresh(b.slabSize(), false)
+		go b.reclaim((*uint64)(late))
+		fillSlab()
+		if got := b.cur.Load(); got.base == late {
+			t.Fatalf("a band yielded again after %d fruitless tries in one collection cycle", maxFailed)
+		}
+		mu.Lock()
+		cycle++ // the next collection cycle
+		mu.Unlock()
+		fillSlab()
+		if got := b.cur.Load(); got.base != late {
+			t.Fatal("a dry band did not yield to a returning slab in the next collection cycle")
+		}
+	})
+	reset()
+}

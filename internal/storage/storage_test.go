@@ -30,7 +30,7 @@ func reset() {
 	for i := range bands {
 		b := &bands[i]
 		b.cur.Store(nil)
-		b.free, b.out, b.used = nil, 0, 0
+		b.free, b.out, b.used, b.failed, b.failedIn = nil, 0, 0, 0, 0
 	}
 	tracked, hits, lent, grown, returned, dropped, unusedDropped = 0, 0, 0, 0, 0, 0, 0
 	cycle, short = 0, -1
