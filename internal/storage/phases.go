@@ -19,7 +19,11 @@ import "runtime"
 // still mapped, instead of pages faulted in cleared (the runtime's
 // scavenger returns what the heap no longer needs, as for any Go memory).
 // A phase that lasts less than a cycle keeps its classes; an idle program
-// still gets its memory back through idleRelease.
+// still gets its memory back through idleRelease. Lending a buffer to a
+// smaller class is not a take of the lender's: lending bridges the change
+// of phase, but a class that only lends keeps the last phase's buffers
+// (up to maxLend times the size the loop needs, a pool's limit of them)
+// serving results it should own, and its free ones swell the heap goal.
 
 // cycle counts the collections the pool has seen (each class and band
 // records the cycle of its last take in used); short is the last cycle in

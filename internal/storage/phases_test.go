@@ -176,3 +176,42 @@ func checkTracked(t *testing.T) {
 		t.Fatalf("tracked %d bytes, the classes and bands hold %d", tracked, sum)
 	}
 }
+
+// TestLenderThatOnlyLendsGivesBack runs a phase of large results, then a
+// long one of results half their size, which borrow the large phase's
+// free buffers at first: lending is no take of the lender's own, so once
+// the pool runs short the lender's buffers leave, and the smaller class
+// grows buffers of its own size rather than keep twice the memory it needs.
+func TestLenderThatOnlyLendsGivesBack(t *testing.T) {
+	reset()
+	const large, small = 512 << 10, 256 << 10
+	for range 4 {
+		fill(Get(large, false), large, 1)
+	}
+	collectUntil(t, "the large phase's results come back", func() bool { return freeIn(large) >= 4 })
+	lentBefore := ReadStats().Lent
+	start := time.Now()
+	next := shortPhase(4 << 20) // the pool is short of memory meanwhile
+	buffersOf := func(size int) int {
+		mu.Lock()
+		defer mu.Unlock()
+		if c := classes[classSize(size)]; c != nil {
+			return c.buffers()
+		}
+		return 0
+	}
+	collectUntil(t, "the lender's buffers leave", func() bool {
+		for range 2 {
+			fill(Get(small, false), small, 2)
+		}
+		next()
+		return buffersOf(large) == 0 && buffersOf(small) > 0
+	})
+	if time.Since(start) >= idleRelease {
+		t.Skip("the machine took longer than idleRelease")
+	}
+	if ReadStats().Lent == lentBefore {
+		t.Fatal("the small results never borrowed the large phase's buffers: the test did not test lending")
+	}
+	checkTracked(t)
+}

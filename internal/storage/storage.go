@@ -325,8 +325,7 @@ func take(c *class, zero bool) (p unsafe.Pointer, owner *class, src source) {
 		hits++
 		p, src = owner.pop()
 		if owner != c {
-			lent++
-			owner.used = cycle
+			lent++ // not a take of owner's own (phases.go)
 		}
 	case c.buffers() < max(classBudget/c.size, minBuffers) && makeRoom(c.size):
 		p, src = fresh(c.size, zero), fromRuntime
