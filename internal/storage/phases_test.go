@@ -2,6 +2,8 @@ package storage
 
 import (
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 	"time"
 	"unsafe"
@@ -212,6 +214,37 @@ func TestLenderThatOnlyLendsGivesBack(t *testing.T) {
 	}
 	if ReadStats().Lent == lentBefore {
 		t.Fatal("the small results never borrowed the large phase's buffers: the test did not test lending")
+	}
+	checkTracked(t)
+}
+
+// TestPhasesStayUnderGOMEMLIMIT runs phases of one size each, growing and
+// shrinking, under GOMEMLIMIT with a quarter of it live: buffers that
+// leave a finished phase go back to the Go heap with their pages mapped,
+// and through it all the pool tracks at most a quarter of the limit and
+// the Go runtime's memory stays under the limit.
+func TestPhasesStayUnderGOMEMLIMIT(t *testing.T) {
+	reset()
+	const limit = 256 << 20
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+	live := make([]byte, limit/4)
+	fill(unsafe.Pointer(&live[0]), len(live), 1)
+	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	peak, peakTracked := 0, 0
+	for _, size := range []int{1 << 20, 4 << 20, 8 << 20, 2 << 20, 16 << 20, 3 << 20, 8 << 10} {
+		for range 40 {
+			fill(Get(size, false), size, 2)
+			metrics.Read(samples)
+			peak = max(peak, int(samples[0].Value.Uint64()-samples[1].Value.Uint64()))
+			peakTracked = max(peakTracked, ReadStats().Tracked)
+		}
+	}
+	runtime.KeepAlive(live)
+	if peakTracked > limit/4 {
+		t.Errorf("the pool tracked %d bytes under GOMEMLIMIT=%d, more than a quarter", peakTracked, limit)
+	}
+	if peak > limit+limit/4 { // the collector may lag on a loaded machine; the pool itself is bounded above
+		t.Errorf("the Go runtime's memory reached %d MiB under GOMEMLIMIT=%d MiB", peak>>20, limit>>20)
 	}
 	checkTracked(t)
 }
