@@ -53,22 +53,28 @@ func newDPKernel(name string, kc int, strip dpStripFunc, prepare func([]uint16) 
 	return k
 }
 
-// dpMC and dpNC are the dot-product kernels' M and N blocks: a 128-row A
-// block of kc 384 is 96 KiB, the 512-column B block 384 KiB of a 1 MiB L2.
+// dpMC and dpNC are the dot-product kernels' M and N blocks: a 64-row A
+// block of kc 384 is 48 KiB, the 1024-column B block 768 KiB of a 1 MiB
+// L2, so that A is packed once per K block up to N = 1024. One goroutine,
+// GFLOP per CPU-second (BenchmarkTileBlocks, Zen 5, load 18): 1024³
+// 214-278 at mc 128, nc 512 against 288-299, 2048³ 238-244 against
+// 257-272.
 const (
-	dpMC = 128
-	dpNC = 512
+	dpMC = 64
+	dpNC = 1024
 )
 
 // dpTiles makes a tileKernelFunc of a strip kernel: each 32×32 block of C
 // is four strips.
 func dpTiles(strip dpStripFunc) tileKernelFunc {
 	return func(a, b *uint16, c *float32, ldc int, out *uint16, ldo int, _ *float32, steps, blocks, slivers int, accumulate bool) {
+		// A strip (8 rows of a K block: 6 KiB at kc 384) stays in L1 while
+		// the B panels stream past from L2.
 		for r := range slivers {
-			for t := range blocks {
-				bp := (*uint16)(unsafe.Add(unsafe.Pointer(b), t*steps*tileStepElems*2))
-				for s := 0; s < tileBlock; s += dpStripRows {
-					ap := (*uint16)(unsafe.Add(unsafe.Pointer(a), (r*steps*tileStepElems+s*tileBlock)*2))
+			for s := 0; s < tileBlock; s += dpStripRows {
+				ap := (*uint16)(unsafe.Add(unsafe.Pointer(a), (r*steps*tileStepElems+s*tileBlock)*2))
+				for t := range blocks {
+					bp := (*uint16)(unsafe.Add(unsafe.Pointer(b), t*steps*tileStepElems*2))
 					var cp *float32
 					if c != nil {
 						cp = (*float32)(unsafe.Add(unsafe.Pointer(c), ((r*tileBlock+s)*ldc+t*tileBlock)*4))
