@@ -5,6 +5,7 @@ import (
 
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/iter"
+	"github.com/tensor-go/tensor/internal/vec"
 )
 
 // Binary is an element-wise binary operation dst = a op b: a kernel per
@@ -18,7 +19,8 @@ type Binary struct {
 	Name string
 
 	kernels   [numDTypes]iter.Kernel
-	streaming [numDTypes]iter.Kernel
+	streaming [numDTypes]iter.Kernel // unfenced: the engine fences once a share
+	fenced    [numDTypes]iter.Kernel // streaming[dt] fenced after each call (Streaming)
 
 	// kernelOf[dt] and streamingOf[dt] return kernels[dt] and
 	// streaming[dt]: the engine's per-goroutine kernel makers, built once
@@ -46,6 +48,12 @@ func newBinary(name string, kernel, streaming func(dtype.DType) iter.Kernel, f32
 			op.streaming[dt] = streamedVia(op.kernels[dt], dt.Size())
 		}
 		k, sk := op.kernels[dt], op.streaming[dt]
+		if sk != nil {
+			op.fenced[dt] = func(ptrs []unsafe.Pointer, strides []int, n int) {
+				sk(ptrs, strides, n)
+				vec.FenceStreaming()
+			}
+		}
 		op.kernelOf[dt] = func() iter.Kernel { return k }
 		op.streamingOf[dt] = func() iter.Kernel { return sk }
 	}
@@ -66,12 +74,14 @@ func (op *Binary) Kernel(dt dtype.DType) iter.Kernel {
 // saving the read of each output line before it is written, with the same
 // bits as Kernel(dt). Where vec has a Streaming kernel of the operation it
 // is that; elsewhere Kernel(dt) computes into an L1 buffer that is
-// streamed out (streamedVia).
+// streamed out (streamedVia). Each call ends with a fence, so the kernel
+// may be used like any other; the engine's own walks use the unfenced
+// form and fence once per goroutine's share.
 func (op *Binary) Streaming(dt dtype.DType) iter.Kernel {
 	if !dt.Valid() {
 		return nil
 	}
-	return op.streaming[dt]
+	return op.fenced[dt]
 }
 
 // Promoted returns a kernel that computes operands of dtypes dts in dtype

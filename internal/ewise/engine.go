@@ -109,13 +109,14 @@ func (op *Binary) RunStrided(c dtype.DType, shape []int, n int, out, a, b Operan
 	// and read in order, else the kernel of c, both prebuilt (no method
 	// value to allocate); only mixed dtypes make a promoter per goroutine.
 	w := iter.Workers(n)
+	// Streaming kernels are unfenced: each goroutine fences once a share.
 	switch {
 	case !same && stream:
-		r.plan.Execute(r.bases[:], r.sizes[:], w, r.streamingKernel)
+		r.plan.ExecuteThen(r.bases[:], r.sizes[:], w, r.streamingKernel, vec.FenceStreaming)
 	case !same:
 		r.plan.Execute(r.bases[:], r.sizes[:], w, r.kernel)
 	case stream:
-		r.plan.Execute(r.bases[:], r.sizes[:], w, op.streamingOf[c])
+		r.plan.ExecuteThen(r.bases[:], r.sizes[:], w, op.streamingOf[c], vec.FenceStreaming)
 	default:
 		r.plan.Execute(r.bases[:], r.sizes[:], w, op.kernelOf[c])
 	}
@@ -230,9 +231,12 @@ func (op *Binary) runPart(c dtype.DType, dts [3]dtype.DType, n int, ptrs [iter.M
 	if dts == [3]dtype.DType{c, c, c} {
 		k := op.Kernel(c)
 		if stream {
-			k = op.Streaming(c)
+			k = op.streaming[c]
 		}
 		iter.Call(k, n, 3, ptrs, strides)
+		if stream {
+			vec.FenceStreaming()
+		}
 		return
 	}
 	p := op.GetPromoter(c, dts)
@@ -241,5 +245,8 @@ func (op *Binary) runPart(c dtype.DType, dts [3]dtype.DType, n int, ptrs [iter.M
 		k = streamedVia(k, dts[0].Size())
 	}
 	iter.Call(k, n, 3, ptrs, strides)
+	if stream {
+		vec.FenceStreaming()
+	}
 	p.Release()
 }

@@ -38,6 +38,8 @@ var streamScratches = sync.Pool{New: func() any { return new(streamScratch) }}
 // same bits); only where the output's bytes go changes. It gives every
 // operation and dtype a streaming kernel without a streaming variant of
 // each vector kernel. Other runs go to k.
+// Like vec's streaming kernels it does not fence: its caller calls
+// vec.FenceStreaming after its last call.
 func streamedVia(k iter.Kernel, size int) iter.Kernel {
 	return func(ptrs []unsafe.Pointer, strides []int, n int) {
 		if strides[0] != size || n*size < minStreamedRun {
@@ -57,7 +59,6 @@ func streamedVia(k iter.Kernel, size int) iter.Kernel {
 			k(s.ptrs[:], s.strides[:], m)
 			vec.CopyStreaming(run[byte](unsafe.Add(ptrs[0], done*size), m*size), run[byte](buf, m*size))
 		}
-		vec.FenceStreaming()
 		s.ptrs = [3]unsafe.Pointer{} // hold no operand alive from the pool
 		streamScratches.Put(s)
 	}
@@ -91,5 +92,6 @@ func Convert(convert func(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss, n 
 			return
 		}
 		iter.Call(k, last-first, 3, [iter.MaxOperands]unsafe.Pointer{d, s, s}, [iter.MaxOperands]int{ds, ss, ss})
+		vec.FenceStreaming()
 	})
 }

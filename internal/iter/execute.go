@@ -18,6 +18,15 @@ import "unsafe"
 // never shared. Every element is computed by the same kernel code whatever
 // w is, so the results do not depend on it.
 func (p *Plan) Execute(bases []unsafe.Pointer, sizes []int, w int, newKernel func() Kernel) {
+	p.ExecuteThen(bases, sizes, w, newKernel, nil)
+}
+
+// ExecuteThen is Execute that also calls then, if not nil, on each
+// goroutine after its last kernel call of each share it walks: kernels
+// whose streaming stores are not fenced (a fence per run of a few KiB
+// waits for each run to reach memory before the next is computed) are
+// fenced there, once a share, before the goroutine reports its work done.
+func (p *Plan) ExecuteThen(bases []unsafe.Pointer, sizes []int, w int, newKernel func() Kernel, then func()) {
 	runs := p.Runs()
 	if runs == 0 {
 		return
@@ -29,41 +38,53 @@ func (p *Plan) Execute(bases []unsafe.Pointer, sizes []int, w int, newKernel fun
 	if t, ok := p.tiling(sizes, w); ok {
 		if w <= 1 {
 			t.walk(bases, 0, t.units, newKernel())
+			done(then)
 			return
 		}
 		t := t
-		Parallel(t.units, w, func(lo, hi int) { t.walk(bases, lo, hi, newKernel()) })
+		Parallel(t.units, w, func(lo, hi int) { t.walk(bases, lo, hi, newKernel()); done(then) })
 		return
 	}
 	if b, ok := p.blocking(sizes, w); ok {
 		if w <= 1 {
 			b.walk(bases, 0, b.units, newKernel())
+			done(then)
 			return
 		}
 		b := b
-		Parallel(b.units, w, func(lo, hi int) { b.walk(bases, lo, hi, newKernel()) })
+		Parallel(b.units, w, func(lo, hi int) { b.walk(bases, lo, hi, newKernel()); done(then) })
 		return
 	}
 	if r, ok := p.reusing(sizes, w); ok {
 		if w <= 1 {
 			r.walk(bases, 0, r.units, newKernel())
+			done(then)
 			return
 		}
 		r := r
-		Parallel(r.units, w, func(lo, hi int) { r.walk(bases, lo, hi, newKernel()) })
+		Parallel(r.units, w, func(lo, hi int) { r.walk(bases, lo, hi, newKernel()); done(then) })
 		return
 	}
 	if w <= 1 {
 		p.RunRange(bases, 0, runs, newKernel())
+		done(then)
 		return
 	}
 	if runs > 1 {
-		Parallel(runs, w, func(lo, hi int) { p.RunRange(bases, lo, hi, newKernel()) })
+		Parallel(runs, w, func(lo, hi int) { p.RunRange(bases, lo, hi, newKernel()); done(then) })
 		return
 	}
 	const align = 64
 	n := p.Inner()
 	Parallel((n+align-1)/align, w, func(lo, hi int) {
 		p.walk(bases, 0, 1, lo*align, min(hi*align, n), newKernel())
+		done(then)
 	})
+}
+
+// done calls then unless it is nil.
+func done(then func()) {
+	if then != nil {
+		then()
+	}
 }

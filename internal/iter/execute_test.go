@@ -2,6 +2,7 @@ package iter
 
 import (
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 )
@@ -123,7 +124,13 @@ func TestExecuteComputesEveryElementOnce(t *testing.T) {
 				out[half+offs[0]/8] = 0
 			}
 			bases[0] = unsafe.Pointer(&out[half])
-			p.Execute(bases, sizes, w, func() Kernel { return encoder })
+			// ExecuteThen calls then once after each share's walk, on its
+			// goroutine: once per kernel made (a fence per share).
+			var made, thens atomic.Int64
+			p.ExecuteThen(bases, sizes, w, func() Kernel { made.Add(1); return encoder }, func() { thens.Add(1) })
+			if len(want) > 0 && (made.Load() == 0 || thens.Load() != made.Load()) {
+				t.Fatalf("trial %d w=%d shape %v strides %v: %d kernels made, then called %d times", trial, w, shape, strides, made.Load(), thens.Load())
+			}
 			for _, offs := range want {
 				if got, exp := out[half+offs[0]/8], encode(offs[1:]); got != exp {
 					t.Fatalf("trial %d w=%d shape %v strides %v: output at %d is %x, want %x", trial, w, shape, strides, offs[0], got, exp)

@@ -135,6 +135,10 @@ func MulScalarBF16(dst, a []uint16, s float32) { mulImpl.scalarBF16(dst, a[:len(
 // output too large for the caches, which the caller knows and a kernel
 // seeing one run of a few kilobytes cannot: streaming saves reading every
 // line of dst before writing it. Without AVX-512 they store normally.
+// Their streaming stores are not fenced, so that a caller streaming an
+// output run by run waits for memory once, not once a run: call
+// FenceStreaming after the last of them, before the output is handed to
+// another goroutine.
 
 // MulF32Streaming computes, streaming dst,
 //

@@ -445,6 +445,7 @@ func streamed[D, A, B any](body, stream func(dst []D, a []A, b []B)) func(dst []
 		body(dst[:head], a[:head], b[:head])
 		if head < len(dst) {
 			stream(dst[head:], a[head:], b[head:])
+			fenceStores() // a kernel that streams on its own fences on its own
 		}
 	}
 }
@@ -456,6 +457,7 @@ func streamedScalar[D, S any](body, stream func(dst, a []D, s S)) func(dst, a []
 		body(dst[:head], a[:head], s)
 		if head < len(dst) {
 			stream(dst[head:], a[head:], s)
+			fenceStores()
 		}
 	}
 }
