@@ -34,7 +34,7 @@ func BenchmarkColdStreamAB(b *testing.B) {
 		{"mul-float32-sum", Float32, Mul, true},
 	}
 	for _, op := range ops {
-		for _, kib := range []int{256, 512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 32768, 65536} {
+		for _, kib := range []int{256, 512, 768, 1024, 1280, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 32768, 65536} {
 			b.Run(fmt.Sprintf("%s/%dKiB", op.name, kib), func(b *testing.B) {
 				n := kib << 10 / op.dt.Size()
 				x := Must(Rand(1, op.dt, 0.9, 1.1, n))

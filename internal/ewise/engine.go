@@ -41,8 +41,12 @@ type Operand struct {
 // 0.62-0.67x, a 1000x1000 float32 result of 3.8 MiB 0.80-0.96x, which at
 // twice the L2 stored as usual). Below 2 MiB, interleaved calls were
 // slower streamed (a cold buffer is in no L2 but often still in the shared
-// L3), so smaller outputs keep ordinary stores. Into-forms and Released
-// buffers are not cold: the caller's buffer may be hot.
+// L3), so smaller outputs keep ordinary stores. The rule held on Zen 5
+// (1 MiB L2, 32 MiB L3; BenchmarkColdStreamAB, one process, alternating:
+// 0.56-0.98x from 1.5 to 16 MiB): a plain loop writes far more distinct
+// buffers between collections than any L3 holds (docs/memory.md).
+// Into-forms and Released buffers are not cold: the caller's buffer may
+// be hot.
 var ColdStreamBytes = vec.StreamThreshold() * 3 / 4
 
 // StreamOutputBytes is the output size from which a broadcast operation
