@@ -723,18 +723,26 @@ func reduceKept(r *ewise.Reduction, x *Tensor, accType DType, mask []bool, bases
 // except that a plan of contiguous rows of x each reduced into its own
 // accumulator (shape [rows, n], acc strides [s ≠ 0, 0], x's inner stride
 // one element) goes through pair, two rows at a time, when pair is not
-// nil: each accumulator gets the bits the run kernel gives it.
+// nil: each accumulator gets the bits the run kernel gives it. Row i is
+// paired with row i+h, h half the rows, so that each of the pair kernel's
+// two streams reads h rows straight through (one long run of memory when
+// the rows are packed, as a chunk of a reduction to one element is), not
+// one row before both jump: the product over axis 1 of 4096×4096
+// float32 (BenchmarkProdAxis1x4096Float32), two goroutines, took 0.8x the
+// process CPU time of neighbours paired, as little as a reduction to one
+// element of the same bytes (AMD EPYC Zen 5, alternating processes).
 func reduceRowPairs(p *iter.Plan, acc, x unsafe.Pointer, accSize, xSize int, kernel iter.Kernel, rows ewise.RowsKernel, pair ewise.PairKernel) {
 	sh, as, xs := p.Shape(), p.Strides(0), p.Strides(1)
 	if pair == nil || len(sh) != 2 || as[1] != 0 || as[0] == 0 || xs[1] != xSize {
 		reduceRows(p, acc, x, accSize, xSize, kernel, rows)
 		return
 	}
-	i := 0
-	for ; i+2 <= sh[0]; i += 2 {
-		pair(unsafe.Add(acc, i*as[0]), unsafe.Add(acc, (i+1)*as[0]), unsafe.Add(x, i*xs[0]), unsafe.Add(x, (i+1)*xs[0]), sh[1])
+	h := sh[0] / 2
+	for i := range h {
+		j := i + h
+		pair(unsafe.Add(acc, i*as[0]), unsafe.Add(acc, j*as[0]), unsafe.Add(x, i*xs[0]), unsafe.Add(x, j*xs[0]), sh[1])
 	}
-	if i < sh[0] {
+	if i := 2 * h; i < sh[0] {
 		kernel([]unsafe.Pointer{unsafe.Add(acc, i*as[0]), unsafe.Add(x, i*xs[0])}, []int{0, xSize}, sh[1])
 	}
 }
