@@ -74,6 +74,33 @@ func BenchmarkSpMMCSR(b *testing.B) {
 	}
 }
 
+// The spmm/ sweep workloads of other widths of b, and of a transposed b
+// (bench/sweep.json), on two threads.
+func BenchmarkSpMMShapes(b *testing.B) {
+	a := workloadCOO[float32](7, 50000, 50000, 500000).ToCSR()
+	for _, n := range []int{1, 3, 17, 1000} {
+		x := workloadDense[float32](8, 50000, n)
+		c := Dense[float32]{Data: make([]float32, a.Rows*n), RS: n, CS: 1, Rows: a.Rows, Cols: n}
+		b.Run(fmt.Sprintf("@%d", n), func(b *testing.B) {
+			cpu := processCPU()
+			for b.Loop() {
+				SpMM(a, x, c, 2)
+			}
+			b.ReportMetric(float64(processCPU()-cpu)/1e6/float64(b.N), "cpu-ms/op")
+		})
+	}
+	x := workloadDense[float32](8, 64, 50000)
+	xT := Dense[float32]{Data: x.Data, RS: 1, CS: 50000, Rows: 50000, Cols: 64}
+	c := Dense[float32]{Data: make([]float32, a.Rows*64), RS: 64, CS: 1, Rows: a.Rows, Cols: 64}
+	b.Run("@bT64", func(b *testing.B) {
+		cpu := processCPU()
+		for b.Loop() {
+			SpMM(a, xT, c, 2)
+		}
+		b.ReportMetric(float64(processCPU()-cpu)/1e6/float64(b.N), "cpu-ms/op")
+	})
+}
+
 // spmm/float64/coo20000x20000-nnz400k@128, from entries in random order (as
 // the workload's SciPy operand) and from a coalesced COO (as PyTorch's).
 func BenchmarkSpMMCOO(b *testing.B) {

@@ -19,6 +19,48 @@ func TestGatherMatchesTwin(t *testing.T) {
 			checkGather(t, v.K.f64.gather, goKernels[float64]().gather, 8, special)
 		})
 	}
+	t.Run("narrow", func(t *testing.T) {
+		checkGather(t, gatherNarrow[float32], goKernels[float32]().gather, 16, func(r *rand.Rand) float32 { return float32(special(r)) })
+		checkGather(t, gatherNarrow[float64], goKernels[float64]().gather, 8, special)
+	})
+}
+
+// TestContiguousRows copies transposed and strided views, on several
+// thread counts, and checks every element and that the source is intact.
+func TestContiguousRows(t *testing.T) {
+	defer func(old int64) { minWorkPerThread = old }(minWorkPerThread)
+	minWorkPerThread = 1 // split even tiny copies
+	for _, sh := range [][2]int{{1, 1}, {1, 5}, {5, 1}, {15, 3}, {16, 7}, {17, 2}, {100, 33}} {
+		rows, cols := sh[0], sh[1]
+		src := make([]float64, rows*cols*2+3)
+		for e := range src {
+			src[e] = float64(e)
+		}
+		for _, b := range []Dense[float64]{
+			{Data: src, Off: 3, RS: 1, CS: rows, Rows: rows, Cols: cols},                   // transposed
+			{Data: src, Off: 1, RS: 2 * cols, CS: 2, Rows: rows, Cols: cols},               // every other element
+			{Data: src, Off: 3 + rows*cols - 1, RS: -1, CS: -rows, Rows: rows, Cols: cols}, // both reversed
+		} {
+			for _, threads := range []int{1, 2, 3} {
+				p := contiguousRows(b, threads)
+				if p.CS != 1 || p.RS != cols || p.Rows != rows || p.Cols != cols {
+					t.Fatalf("%dx%d: copy is %+v", rows, cols, p)
+				}
+				for i := range rows {
+					for j := range cols {
+						if p.At(i, j) != b.At(i, j) {
+							t.Fatalf("%dx%d strides %d,%d threads %d: (%d,%d) = %v, want %v", rows, cols, b.RS, b.CS, threads, i, j, p.At(i, j), b.At(i, j))
+						}
+					}
+				}
+			}
+		}
+		for e := range src {
+			if src[e] != float64(e) {
+				t.Fatalf("source changed at %d", e)
+			}
+		}
+	}
 }
 
 func checkGather[T float32 | float64](t *testing.T, got, twin func([]T, Dense[T], []int64, []T), lanes int, gen func(*rand.Rand) T) {

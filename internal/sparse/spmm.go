@@ -19,9 +19,42 @@ func SpMM[T Number](a *CSR[T], b, c Dense[T], threads int) {
 		return
 	}
 	n := int64(b.Cols)
+	if !b.rowsContiguous() && int64(a.Nnz()) >= int64(b.Rows)/4 && int64(b.Rows)*n <= int64(len(b.Data)) {
+		b = contiguousRows(b, threads)
+	}
 	// A row costs n to clear plus n per entry.
 	bounds := splitRows(a.Rows, threads, func(i int) int64 { return (a.RowPtr[i] + int64(i)) * n })
 	runChunks(bounds, func(_, lo, hi int) { spmmRows(a, b, c, lo, hi) })
+}
+
+// contiguousRows returns a copy of b with contiguous rows, copied by
+// threads goroutines. SpMM makes one when b's rows are strided (a
+// transposed view, say) and a has at least an entry for every four rows
+// of b: each entry then reads its row of b with vector loads, one cache
+// line per vector instead of one per element (the spmm/ sweep workload
+// with a transposed 50000×64 float32 b and 500k entries spent nearly all
+// its time in those strided reads). SpMM copies only a b whose elements
+// are all distinct in memory (not a broadcast), so the copy is never
+// larger than b's own data.
+func contiguousRows[T Number](b Dense[T], threads int) Dense[T] {
+	n := b.Cols
+	p := Dense[T]{Data: uninitialized[T](b.Rows * n), RS: n, CS: 1, Rows: b.Rows, Cols: n}
+	bounds := splitRows(b.Rows, threads, func(i int) int64 { return int64(i) * int64(n) })
+	runChunks(bounds, func(_, lo, hi int) {
+		// Sixteen rows at a time, column by column: a transposed b reads
+		// sixteen neighbours (a cache line) per column, and the sixteen
+		// rows being written stay in the L1.
+		for i0 := lo; i0 < hi; i0 += 16 {
+			i1 := min(i0+16, hi)
+			for j := range n {
+				src := b.Off + j*b.CS
+				for i := i0; i < i1; i++ {
+					p.Data[i*n+j] = b.Data[src+i*b.RS]
+				}
+			}
+		}
+	})
+	return p
 }
 
 // SpMMCOO sets c = a·b for an m×k COO matrix a, with the contract of
@@ -54,9 +87,12 @@ func spmmRows[T Number](a *CSR[T], b, c Dense[T], lo, hi int) {
 			out = c.row(i)
 		}
 		start, end := a.RowPtr[i], a.RowPtr[i+1]
-		if b.rowsContiguous() {
+		switch {
+		case len(out) < narrowCols:
+			gatherNarrow(out, b, a.ColIdx[start:end], a.Values[start:end])
+		case b.rowsContiguous():
 			k.gather(out, b, chunkCols[start:], a.Values[start:end])
-		} else {
+		default:
 			clear(out)
 			for p, col := range a.ColIdx[start:end] {
 				axpyStrided(out, a.Values[start+int64(p)], b.Data, b.Off+int(col)*b.RS, b.CS)
@@ -66,6 +102,36 @@ func spmmRows[T Number](a *CSR[T], b, c Dense[T], lo, hi int) {
 			for j, v := range out {
 				c.Data[c.Off+i*c.RS+j*c.CS] = v
 			}
+		}
+	}
+}
+
+// narrowCols is the width below which SpMM's rows take gatherNarrow
+// whatever the kernel set: for a b of one column (a matrix-vector
+// product) a call of a row kernel per row of a costs more than the row's
+// work (the @1 case of BenchmarkSpMMShapes took about a third less CPU;
+// at three columns the two were level, Zen 5).
+const narrowCols = 2
+
+// gatherNarrow is rowKernels.gather for rows of a few elements, a plain
+// loop over the entries with the same sums (+0, then each product in
+// order); b's rows may be strided, and it ignores cols past len(vals).
+func gatherNarrow[T Number](out []T, b Dense[T], cols []int64, vals []T) {
+	cmul := productOf[T]()
+	cols = cols[:len(vals)]
+	if len(out) == 1 {
+		var s T
+		for p, col := range cols {
+			s += product(vals[p], b.Data[b.Off+int(col)*b.RS], cmul)
+		}
+		out[0] = s
+		return
+	}
+	clear(out)
+	for p, col := range cols {
+		row := b.Off + int(col)*b.RS
+		for j := range out {
+			out[j] += product(vals[p], b.Data[row+j*b.CS], cmul)
 		}
 	}
 }
