@@ -97,6 +97,10 @@ func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold b
 		}
 		g.outer -= done
 	}
+	if x32, ok := any(x).([]float32); ok && g.outer > 0 && g.n >= max(rowSplitFrom, vec.ColumnsWidth) && rowSplitPart() >= 1 {
+		exclusiveRowsSplit(x32, any(out).([]float32), any(scale).([]float32), g, cold)
+		return
+	}
 	n := g.n
 	rows := func(lo, hi int) {
 		r := lo
@@ -154,6 +158,116 @@ var transposedSegmentsAbove = transposedMaxBandedRow
 // can make bands of a few rows.
 var transposedBandRows = 1024
 
+// rowSplitFrom is the shortest row that exclusiveRowsSplit takes where
+// there are too few rows for a block of transposed strips: a row of 32768
+// is about 0.3 ms of one goroutine's chain of products in the Go loops. A
+// variable so that tests can split short rows.
+var rowSplitFrom = 1 << 15
+
+// rowSplitPart is the longest part exclusiveRowsSplit cuts a row into
+// (0: no splitting): a part in one strip kernel call (transposedMaxRow).
+// A variable so that tests can make short parts.
+var rowSplitPart = transposedMaxRow
+
+// exclusiveRowsSplit is exclusiveFusedRows for float32 rows of at least
+// rowSplitFrom elements, fewer than a block of transposed strips (a
+// reduction to one element, or to a few): one row's products are a
+// single chain, which one goroutine would multiply one element at a time.
+// Each row is cut into P parts of m elements (P a multiple of
+// vec.ColumnsWidth, m at most rowSplitPart) and a tail of fewer than P,
+// and its exclusive products are taken in this fixed order, not the
+// sequential one: T_i, the product of part i from its last element to its
+// first, is computed for every part (its strip transposed, vec.MulRowsUpF32F64);
+// part i's prefix pass starts from T_0·T_1·…·T_{i-1}, the tail's from the
+// product of all of them; the tail's suffix pass starts from 1, part i's
+// from the tail's product (last element first) times T_{P-1}·…·T_{i+1}.
+// Within a part (or the tail) both passes are the sequential ones; the
+// parts then go through the transposed strips side by side. Only
+// products, so zeros, signed zeros, infinities and NaN give the exact
+// results; the rounding of the float64 running products may differ from
+// the sequential order's in the last bits before each result's rounding
+// to float32.
+func exclusiveRowsSplit(x, out, scale []float32, g groups, cold bool) {
+	const lanes = vec.ColumnsWidth
+	n, mt := g.n, rowSplitPart()
+	parts := lanes * ((n + lanes*mt - 1) / (lanes * mt))
+	m := n / parts
+	body := parts * m
+	stream := len(out)*4 >= ewise.StreamOutputBytes
+	tot, pre, suf := make([]float64, parts), make([]float64, parts), make([]float64, parts)
+	var factors []float32
+	if scale != nil {
+		factors = make([]float32, parts)
+	}
+	for r := range g.outer {
+		xr, or := x[r*n:(r+1)*n], out[r*n:(r+1)*n]
+		partTotals(xr[:body], m, tot)
+		p := 1.0
+		for i, t := range tot {
+			pre[i] = p
+			p *= t
+		}
+		var f []float32
+		if scale != nil {
+			f = scale[r : r+1]
+			for i := range factors {
+				factors[i] = f[0]
+			}
+		}
+		q := exclusiveTail(xr[body:], or[body:], f, p)
+		for i := parts - 1; i >= 0; i-- {
+			suf[i] = q
+			q *= tot[i]
+		}
+		exclusiveRowsTransposedFrom(xr[:body], or[:body], factors, groups{parts, m, 1}, cold, stream, rowStarts{pre, suf})
+	}
+}
+
+// partTotals sets tot[i] to the product of x's i-th run of m elements, from
+// its last element to its first, in float64; len(tot) is a multiple of
+// vec.ColumnsWidth. Blocks of vec.ColumnsWidth runs are transposed into a
+// strip and multiplied up it row by row, the runs side by side.
+func partTotals(x []float32, m int, tot []float64) {
+	const lanes = vec.ColumnsWidth
+	blocks := len(tot) / lanes
+	iter.Parallel(blocks, iter.Workers(len(x)), func(lo, hi int) {
+		sc := tallScratches.Get()
+		defer tallScratches.Put(sc)
+		if len(*sc) < m*lanes {
+			*sc = make([]float32, m*lanes)
+		}
+		strip := (*sc)[:m*lanes]
+		for b := lo; b < hi; b++ {
+			transposeRows(strip, x[b*lanes*m:(b+1)*lanes*m], m, m, true, false)
+			acc := tot[b*lanes : (b+1)*lanes]
+			startRuns(acc, nil)
+			vec.MulRowsUpF32F64(acc, strip, m, lanes)
+		}
+	})
+}
+
+// exclusiveTail is both passes over the tail of a split row, the prefix
+// pass starting from p (the product of the parts before it), times f[0]
+// when f is given; it returns the tail's product from its last element
+// to its first, where the parts' suffix passes start.
+func exclusiveTail(x, o, f []float32, p float64) float64 {
+	o = o[:len(x)]
+	for i, v := range x {
+		o[i] = float32(p)
+		p *= float64(v)
+	}
+	q := 1.0
+	for i := len(x) - 1; i >= 0; i-- {
+		e := float32(float64(o[i]) * q)
+		if f != nil {
+			e = f[0] * e
+		}
+		o[i] = e
+		q *= float64(x[i])
+	}
+	return q
+}
+
 // transposedMinRow is the shortest row the transposed strips take: a
 // row shorter than a 16×16 block would be transposed one element at a
 // time.
@@ -168,16 +282,49 @@ const transposedMinRow = 16
 // vector can shorten), and the strip is transposed back into the output
 // rows. The products are those of exclusiveRow1, in the same order.
 func exclusiveRowsTransposed(x, out, scale []float32, g groups, cold bool) int {
+	return exclusiveRowsTransposedFrom(x, out, scale, g, cold, len(out)*4 >= ewise.StreamOutputBytes, rowStarts{})
+}
+
+// rowStarts are, for rows that are parts of longer ones
+// (exclusiveRowsSplit), the running products each row's prefix pass and
+// suffix pass start from; nil slices start them from 1.
+type rowStarts struct{ pre, suf []float64 }
+
+// at is the starts of the vec.ColumnsWidth rows from row r.
+func (st rowStarts) at(r int) rowStarts {
+	const lanes = vec.ColumnsWidth
+	if st.pre != nil {
+		st.pre = st.pre[r : r+lanes]
+	}
+	if st.suf != nil {
+		st.suf = st.suf[r : r+lanes]
+	}
+	return st
+}
+
+// startRuns sets run to from, or to ones without it.
+func startRuns(run, from []float64) {
+	for j := range run {
+		run[j] = 1
+	}
+	if from != nil {
+		copy(run, from)
+	}
+}
+
+// exclusiveRowsTransposedFrom is exclusiveRowsTransposed with the rows'
+// passes starting from st, streaming the output when stream is set (out
+// may be part of a larger one).
+func exclusiveRowsTransposedFrom(x, out, scale []float32, g groups, cold, stream bool, st rowStarts) int {
 	const lanes = vec.ColumnsWidth
 	n, blocks := g.n, g.outer/lanes
-	stream := len(out)*4 >= ewise.StreamOutputBytes
 	mapStreamed(out[:blocks*lanes*n], n, 16, cold, stream)
 	band := n
 	if n > transposedBandsAbove() {
 		band = min(n, transposedBandRows)
 	}
 	if n > transposedSegmentsAbove() {
-		exclusiveRowSegments(x, out, scale, blocks, n, band, stream)
+		exclusiveRowSegments(x, out, scale, blocks, n, band, stream, st)
 		return blocks * lanes
 	}
 	iter.Parallel(blocks, iter.Workers(blocks*lanes*n), func(lo, hi int) {
@@ -188,16 +335,23 @@ func exclusiveRowsTransposed(x, out, scale []float32, g groups, cold bool) int {
 		}
 		strip := (*sc)[:n*lanes]
 		c := vec.Columns{O: strip, X: strip, Scratch: (*sc)[n*lanes:], OStride: lanes, XStride: lanes, N: n, W: lanes}
+		var pre [lanes]float64
 		for b := lo; b < hi; b++ {
 			rows := b * lanes * n
 			transposeRows(strip, x[rows:rows+lanes*n], n, n, true, false)
 			if scale != nil {
 				c.S = scale[b*lanes : (b+1)*lanes]
 			}
+			bs := st.at(b * lanes)
 			if band == n {
+				if bs.pre != nil {
+					copy(pre[:], bs.pre)
+					c.Pre = pre[:]
+				}
+				c.Suf = bs.suf
 				vec.ExclusiveColumnsF32(&c)
 			} else {
-				exclusiveStripBands(strip, &c, n, band)
+				exclusiveStripBands(strip, &c, n, band, bs.pre, bs.suf)
 			}
 			transposeRows(strip, out[rows:rows+lanes*n], n, n, false, stream)
 		}
@@ -216,7 +370,7 @@ func exclusiveRowsTransposed(x, out, scale []float32, g groups, cold bool) int {
 // from the running products the segment before reached and from its mark,
 // and the strip goes back into the output rows. The input is read twice,
 // the output written once; the products are exclusiveRow1's in its order.
-func exclusiveRowSegments(x, out, scale []float32, blocks, n, seg int, stream bool) {
+func exclusiveRowSegments(x, out, scale []float32, blocks, n, seg int, stream bool, st rowStarts) {
 	const lanes = vec.ColumnsWidth
 	segs := (n + seg - 1) / seg
 	iter.Parallel(blocks, iter.Workers(blocks*lanes*n), func(lo, hi int) {
@@ -236,10 +390,8 @@ func exclusiveRowSegments(x, out, scale []float32, blocks, n, seg int, stream bo
 		c := vec.Columns{O: strip, X: strip, Scratch: (*sc)[seg*lanes:], OStride: lanes, XStride: lanes, W: lanes, Pre: pre[:]}
 		for b := lo; b < hi; b++ {
 			xb, ob := x[b*lanes*n:(b+1)*lanes*n], out[b*lanes*n:(b+1)*lanes*n]
-			last := marks[(segs-1)*lanes:]
-			for j := range last {
-				last[j] = 1
-			}
+			bs := st.at(b * lanes)
+			startRuns(marks[(segs-1)*lanes:], bs.suf)
 			for k := segs - 1; k > 0; k-- {
 				i0 := k * seg
 				m := min(n, i0+seg) - i0
@@ -248,9 +400,7 @@ func exclusiveRowSegments(x, out, scale []float32, blocks, n, seg int, stream bo
 				copy(next, marks[k*lanes:(k+1)*lanes])
 				vec.MulRowsUpF32F64(next, strip, m, lanes)
 			}
-			for j := range pre {
-				pre[j] = 1
-			}
+			startRuns(pre[:], bs.pre)
 			if scale != nil {
 				c.S = scale[b*lanes : (b+1)*lanes]
 			}
@@ -273,15 +423,13 @@ func exclusiveRowSegments(x, out, scale []float32, blocks, n, seg int, stream bo
 // the strip kernel from the running products the band above reached and
 // from the band's mark. c is the strip's description (its O, X and S);
 // the products are those of one call over the whole strip, in its order.
-func exclusiveStripBands(strip []float32, c *vec.Columns, n, band int) {
+func exclusiveStripBands(strip []float32, c *vec.Columns, n, band int, pre0, suf0 []float64) {
 	const lanes = vec.ColumnsWidth
-	mp := bandMarks(strip, n, lanes, band, 1)
+	mp := bandMarks(strip, n, lanes, band, 1, suf0)
 	defer markScratches.Put(mp)
 	marks := *mp
 	var pre [lanes]float64
-	for j := range pre {
-		pre[j] = 1
-	}
+	startRuns(pre[:], pre0)
 	b := *c
 	b.Pre = pre[:]
 	for k, r0 := 0, 0; r0 < n; k, r0 = k+1, r0+band {
@@ -530,7 +678,7 @@ func exclusiveBands(x, out, scale []float32, g groups) {
 	w := iter.Workers(len(x))
 	for o := range g.outer {
 		xb, ob := x[o*block:(o+1)*block], out[o*block:(o+1)*block]
-		mp := bandMarks(xb, g.n, g.inner, rows, w)
+		mp := bandMarks(xb, g.n, g.inner, rows, w, nil)
 		marks := *mp
 		iter.Parallel(per, w, func(lo, hi int) {
 			sc := tallScratches.Get()
@@ -574,7 +722,7 @@ var markScratches = scratch.List[[]float64]{New: func() *[]float64 { return new(
 // inner float64 per band, the columns shared between goroutines in whole
 // cache lines. The caller puts the result back in
 // markScratches.
-func bandMarks(x []float32, n, inner, rows, w int) *[]float64 {
+func bandMarks(x []float32, n, inner, rows, w int, from []float64) *[]float64 {
 	bands := (n + rows - 1) / rows
 	mp := markScratches.Get()
 	if cap(*mp) < bands*inner {
@@ -588,6 +736,9 @@ func bandMarks(x []float32, n, inner, rows, w int) *[]float64 {
 		last := marks[(bands-1)*inner+j0 : (bands-1)*inner+j1]
 		for j := range last {
 			last[j] = 1
+		}
+		if from != nil {
+			copy(last, from[j0:j1])
 		}
 		for b := bands - 1; b > 0; b-- {
 			next := marks[(b-1)*inner+j0 : (b-1)*inner+j1]
