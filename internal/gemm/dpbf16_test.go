@@ -206,3 +206,19 @@ func TestDPPrepare(t *testing.T) {
 		}
 	}
 }
+
+// TestDPMinSide checks that the dot-product kernels leave products with
+// fewer than 32 rows or columns (all edge blocks) to the widening path and
+// take 32.
+func TestDPMinSide(t *testing.T) {
+	for _, kern := range dpKernelsUnderTest() {
+		for _, c := range []struct {
+			m, n, k int
+			want    bool
+		}{{24, 24, 24, false}, {31, 64, 64, false}, {64, 31, 64, false}, {32, 32, 32, true}, {32, 32, 14, true}} {
+			if got := useTiles(kern, c.m, c.n, c.k); got != c.want {
+				t.Errorf("%s: %dx%dx%d taken %v, want %v", kern.name, c.m, c.n, c.k, got, c.want)
+			}
+		}
+	}
+}

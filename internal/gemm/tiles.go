@@ -120,6 +120,9 @@ type tileKernel struct {
 	// (as the packers report a subnormal): the product then goes to the
 	// widening path.
 	prepare func(p []uint16) bool
+	// minSide, when set, replaces tileMinSide as the shortest M or N the
+	// kernel takes.
+	minSide int
 	spare   *scratch.List[tileWorkspace]
 }
 
@@ -158,7 +161,11 @@ const (
 // kern (nil: the set has none), asking for their permission the first
 // time one would.
 func useTiles(kern *tileKernel, m, n, k int) bool {
-	return kern != nil && m >= tileMinSide && n >= tileMinSide && k > 0 && m*n*k >= tileMinWork && kern.usable()
+	side := tileMinSide
+	if kern != nil && kern.minSide > 0 {
+		side = kern.minSide
+	}
+	return kern != nil && m >= side && n >= side && k > 0 && m*n*k >= tileMinWork && kern.usable()
 }
 
 // tileJob is one product C = A·B on a tile kernel.

@@ -17,7 +17,7 @@ func tileKernelsUnderTest() []*tileKernel {
 	var ks []*tileKernel
 	add := func(k *tileKernel) {
 		small := newTileKernel(k.name+"/blocks-64", 64, 64, 64, k.tiles, k.pack, k.minFlopsPerThread)
-		small.kUnit, small.prepare = k.kUnit, k.prepare
+		small.kUnit, small.prepare, small.minSide = k.kUnit, k.prepare, k.minSide
 		ks = append(ks, k, small)
 	}
 	for _, v := range kernelSets.Variants() {
