@@ -253,6 +253,19 @@ func BenchmarkPhasedLoops(b *testing.B) {
 			x, y := f32(9, 1000, 1000), f32(10, 1000, 1000)
 			return func() (*Tensor, error) { return Mul(x, y) }
 		}},
+		// 256 MB results, then mid-size ones (9.4 and 4 MB): sweep.json's order.
+		{"bbatch64x1x1000-f32", func() func() (*Tensor, error) {
+			x, y := f32(11, 64, 1, 1000), f32(12, 64, 1000, 1)
+			return func() (*Tensor, error) { return Mul(x, y) }
+		}},
+		{"bbatch8x384x384-f64", func() func() (*Tensor, error) {
+			x, y := f64(13, 8, 384, 384), f64(14, 384, 384)
+			return func() (*Tensor, error) { return Mul(x, y) }
+		}},
+		{"transposed1000-f32", func() func() (*Tensor, error) {
+			x, y := f32(15, 1000, 1000), f32(16, 1000, 1000)
+			return func() (*Tensor, error) { return Mul(x.Transpose(), y) }
+		}},
 	} {
 		b.Run(c.name, func(b *testing.B) { measurePlainLoop(b, c.make()) })
 	}

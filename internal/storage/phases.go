@@ -25,6 +25,18 @@ import "runtime"
 // (up to maxLend times the size the loop needs, a pool's limit of them)
 // serving results it should own, and its free ones swell the heap goal.
 
+// A new phase's loop often runs several cycles at the heap goal the last
+// phase set (its free buffers were live at the collection that set it),
+// taking fresh memory that faults all the while; waiting a whole cycle
+// without takes before giving them back, and a collection after that for
+// the goal to see them gone, cost 9.4 MB results after 256 MB ones three
+// cycles at a goal of 1.6 GB. So once a class has gone short minBuffers
+// times in one cycle (a loop, not a one-off shape), every class that has
+// taken nothing since the cycle began gives its free buffers back
+// at once (endPhase), so that the next collection sets the goal without
+// them. A class that alternates with the short one takes in every cycle
+// and keeps its buffers.
+
 // cycle counts the collections the pool has seen (each class and band
 // records the cycle of its last take in used); short is the last cycle in
 // which a take found no free buffer and took fresh memory; watching is set
@@ -89,4 +101,28 @@ func dropAllFree(free *[]freeBuffer, size int) {
 		unusedDropped++
 	}
 	*free = (*free)[:0]
+}
+
+// wentShort records a take of c that found no free buffer, and ends the
+// phase of every class that took nothing this cycle once c has
+// gone short minBuffers times in it; mu is held.
+func (c *class) wentShort() {
+	short = cycle
+	if c.shortIn != cycle {
+		c.shortIn, c.shorts = cycle, 0
+	}
+	if c.shorts++; c.shorts == minBuffers {
+		endPhase()
+	}
+}
+
+// endPhase gives back, with their pages mapped, the free buffers of every
+// class that has taken nothing since the last collection (slab bands,
+// a budget of small slabs each, wait for the collection); mu is held.
+func endPhase() {
+	for _, c := range classes {
+		if c.used < cycle {
+			dropAllFree(&c.free, c.size)
+		}
+	}
 }

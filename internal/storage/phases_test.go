@@ -248,3 +248,78 @@ func TestPhasesStayUnderGOMEMLIMIT(t *testing.T) {
 	}
 	checkTracked(t)
 }
+
+// nextCycle collects until the pool has seen a collection, so that no
+// class has taken anything in the cycle that follows.
+func nextCycle(t *testing.T) {
+	t.Helper()
+	mu.Lock()
+	from := cycle
+	mu.Unlock()
+	collectUntil(t, "a cycle passes", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return cycle > from
+	})
+}
+
+// TestNewLoopEndsUntakenClassesAtOnce: once a loop of a new size has gone
+// short minBuffers times in a cycle, a class that has taken nothing in
+// that cycle gives its free buffers back at once, pages mapped, without
+// waiting for collections (none runs here); one take fewer keeps them.
+func TestNewLoopEndsUntakenClassesAtOnce(t *testing.T) {
+	reset()
+	const small, large = 256 << 10, 4 << 20
+	for range 4 {
+		fill(Get(small, false), small, 1)
+	}
+	collectUntil(t, "the first phase's results come back", func() bool { return freeIn(small) >= 4 })
+	nextCycle(t)
+	n := freeIn(small)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // the drop must not wait for a collection
+	before := ReadStats()
+	var keep []unsafe.Pointer // live, so that every take of the new size is short
+	for range minBuffers - 1 {
+		p := Get(large, false)
+		fill(p, large, 2)
+		keep = append(keep, p)
+	}
+	if got := freeIn(small); got != n {
+		t.Fatalf("after %d short takes the old class holds %d free buffers, want its %d", minBuffers-1, got, n)
+	}
+	keep = append(keep, Get(large, false))
+	if got := freeIn(small); got != 0 {
+		t.Fatalf("after %d short takes the old class still holds %d free buffers", minBuffers, got)
+	}
+	s := ReadStats()
+	if s.Unused-before.Unused != n || s.Returned != before.Returned {
+		t.Fatalf("given back unused %d (want %d), pages returned %d (want 0)", s.Unused-before.Unused, n, s.Returned-before.Returned)
+	}
+	runtime.KeepAlive(keep)
+	checkTracked(t)
+}
+
+// TestAlternatingClassKeepsItsBuffers: a class that takes in the cycle in
+// which another goes short keeps its free buffers, however often the
+// other goes short.
+func TestAlternatingClassKeepsItsBuffers(t *testing.T) {
+	reset()
+	const small, large = 256 << 10, 4 << 20
+	for range 4 {
+		fill(Get(small, false), small, 1)
+	}
+	collectUntil(t, "the first phase's results come back", func() bool { return freeIn(small) >= 4 })
+	nextCycle(t)
+	n := freeIn(small)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var keep []unsafe.Pointer
+	keep = append(keep, Get(small, false))
+	for range 2 * minBuffers {
+		keep = append(keep, Get(large, false))
+	}
+	if got := freeIn(small); got != n-1 {
+		t.Fatalf("the alternating class holds %d free buffers, want %d", got, n-1)
+	}
+	runtime.KeepAlive(keep)
+	checkTracked(t)
+}

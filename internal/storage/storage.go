@@ -123,6 +123,10 @@ type class struct {
 	out  int // handed out and not yet returned by their finalizer or Put
 	used int // the cycle of the last take (phases.go)
 
+	// shorts counts the takes of cycle shortIn that found no free buffer
+	// (phases.go's endPhase).
+	shorts, shortIn int
+
 	// finalizer is c.reclaim, bound once so that arming a buffer does not
 	// allocate a method value each time.
 	finalizer func(*uint64)
@@ -331,10 +335,10 @@ func take(c *class, zero bool) (p unsafe.Pointer, owner *class, src source) {
 		p, src = fresh(c.size, zero), fromRuntime
 		tracked += c.size
 		grown++
-		short = cycle
+		c.wentShort()
 		watchCollections()
 	default:
-		short = cycle
+		c.wentShort()
 		mu.Unlock()
 		return nil, nil, fromRuntime
 	}
