@@ -56,14 +56,27 @@ func dot4Go[T Elem](a []T, lda int, x []T, out *[4]T) {
 }
 
 // dot4Tail adds the products from index n on to out, finishing what an
-// assembly helper did for the first n.
+// assembly helper did for the first n. The four rows go side by side, each
+// still adding its products in index order (the same bits as one row after
+// the other), so that four sums are in flight instead of one: row after
+// row, the tail of 24 elements a row was a quarter of a 1000×3000 float32
+// product's CPU (Zen 5, AVX2 set).
 func dot4Tail[T Elem](a []T, lda int, x []T, n int, out *[4]T) {
-	for r := range out {
-		row := a[r*lda : r*lda+len(x)]
-		for p := n; p < len(x); p++ {
-			out[r] += T(row[p] * x[p])
-		}
+	k := len(x)
+	if n >= k {
+		return
 	}
+	r0, r1, r2, r3 := a[n:k], a[lda+n:lda+k], a[2*lda+n:2*lda+k], a[3*lda+n:3*lda+k]
+	x = x[n:k]
+	r0, r1, r2, r3 = r0[:len(x)], r1[:len(x)], r2[:len(x)], r3[:len(x)] // bounds checked once
+	s0, s1, s2, s3 := out[0], out[1], out[2], out[3]
+	for p, v := range x {
+		s0 += T(r0[p] * v) // products rounded, as everywhere in the twins
+		s1 += T(r1[p] * v)
+		s2 += T(r2[p] * v)
+		s3 += T(r3[p] * v)
+	}
+	out[0], out[1], out[2], out[3] = s0, s1, s2, s3
 }
 
 // dotGo returns Σ x[i]·y[i] in four running sums, over the indices i ≡ 0,

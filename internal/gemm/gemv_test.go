@@ -255,3 +255,30 @@ func reportBytes(b *testing.B, bytesPerOp int, cpu0 float64) {
 		b.ReportMetric(total/cpu/1e9, "GB/cpu-s")
 	}
 }
+
+// TestDot4TailRowOrder checks that dot4Tail, which runs its four rows side
+// by side, adds each row's products in index order from n on: the bits of
+// one row after the other, with NaN, ±Inf and −0 among the inputs.
+func TestDot4TailRowOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(50, 51))
+	for k := 0; k <= 70; k++ {
+		for _, n := range []int{0, k / 2, k} {
+			lda := k + k%3
+			a := fill[float32](rng, 3*lda+k, k%4 == 0)
+			x := fill[float32](rng, k, k%4 == 0)
+			start := [4]float32{1, -0.5, 0, 3}
+			got, want := start, start
+			dot4Tail(a, lda, x, n, &got)
+			for r := range want {
+				for p := n; p < k; p++ {
+					want[r] += float32(a[r*lda+p] * x[p])
+				}
+			}
+			for r := range got {
+				if !sameBits(got[r], want[r]) {
+					t.Fatalf("k=%d n=%d: row %d = %v, row by row %v", k, n, r, got[r], want[r])
+				}
+			}
+		}
+	}
+}

@@ -373,3 +373,15 @@ func BenchmarkTuneAVX2Blocks(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTuneGemvShapes times A·x for row-major A of the sweep's shapes,
+// whose K is not a multiple of dot4's step (3000 leaves 24), on one
+// goroutine and two.
+func BenchmarkTuneGemvShapes(b *testing.B) {
+	for _, s := range [][2]int{{1000, 3000}, {384, 384}, {4096, 4096}} {
+		for _, th := range []int{1, 2} {
+			b.Run(fmt.Sprintf("f32/%dx%d/t%d", s[0], s[1], th), func(b *testing.B) { benchMul[float32](b, s[0], 1, s[1], th) })
+			b.Run(fmt.Sprintf("f64/%dx%d/t%d", s[0], s[1], th), func(b *testing.B) { benchMul[float64](b, s[0], 1, s[1], th) })
+		}
+	}
+}
