@@ -45,6 +45,11 @@ const dpStripRows = 8
 // strides in elements.
 type dpStripFunc func(a, b *uint16, c *float32, ldc int, out *uint16, ldo int, steps int, accumulate bool)
 
+// dpAsmKernel is the assembly dot-product kernel where the processor has
+// one (amd64 with AVX512_BF16), whether or not its set uses it, so that the
+// tests run it wherever it can run; nil elsewhere.
+var dpAsmKernel *tileKernel
+
 // newDPKernel describes a dot-product kernel whose K blocks are those of
 // the float32 kernel with K block kc.
 func newDPKernel(name string, kc int, strip dpStripFunc, prepare func([]uint16) bool, pack tilePackers, minFlopsPerThread int) *tileKernel {

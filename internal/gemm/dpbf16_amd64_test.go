@@ -13,8 +13,8 @@ import (
 // bit, for 1 to 3 K steps, with and without C added, stored and rounded,
 // C and out inside guards between rows.
 func TestDPStripTwin(t *testing.T) {
-	if active.bf16 == nil || active.bf16.prepare == nil {
-		t.Skip("no dot-product kernel in the active set")
+	if dpAsmKernel == nil || dpAsmKernel.kc != active.f32.kc {
+		t.Skip("no VDPBF16PS here, or a set below avx512")
 	}
 	rng := rand.New(rand.NewPCG(55, 56))
 	for trial := range 200 {
@@ -64,8 +64,8 @@ func TestDPStripTwin(t *testing.T) {
 // 32-column panel of kc 384 and an 8-row strip), to see the kernel's own
 // rate apart from packing and the caches.
 func BenchmarkDPStrip(b *testing.B) {
-	if active.bf16 == nil || active.bf16.prepare == nil {
-		b.Skip("no dot-product kernel in the active set")
+	if dpAsmKernel == nil || dpAsmKernel.kc != active.f32.kc {
+		b.Skip("no VDPBF16PS here, or a set below avx512")
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, steps := range []int{1, 4, 12} {

@@ -35,8 +35,13 @@ func init() {
 	avx512.dot4BF16 = dot4BF16AVX512
 	if cpu.X86.HasAVX512BF16 {
 		// VDPBF16PS with the float32 kernel's bits (dpbf16.go), so it
-		// needs no set of its own.
-		avx512.bf16 = newDPKernelAVX512(avx512.f32.kc)
+		// needs no set of its own; the tests run it wherever the
+		// processor has it, the products only where it was measured
+		// faster (dpFasterOn).
+		dpAsmKernel = newDPKernelAVX512(avx512.f32.kc)
+		if dpBF16Here() {
+			avx512.bf16 = dpAsmKernel
+		}
 	}
 	kernelSets.Add(kernels.AVX512, avx512)
 

@@ -1,0 +1,44 @@
+//go:build !purego
+
+package gemm
+
+import (
+	"golang.org/x/sys/cpu"
+
+	"github.com/tensor-go/tensor/internal/kernels"
+)
+
+// dpFasterOn lists the processors on which the VDPBF16PS kernel was
+// measured faster than widening bfloat16 to float32 (the bits are the same
+// either way, so this only moves speed), with the measurement. Elsewhere
+// the avx512 set widens: an instruction the processor has is not yet a
+// faster one.
+var dpFasterOn = []struct {
+	vendor string
+	family int
+}{
+	// Zen 5 (EPYC, family 26, under KVM; session 11): 1024³ 221–274
+	// against 164–175 GFLOP per CPU-second on one goroutine, 256³ 175–350
+	// against 106–202 (BenchmarkMulBF16). On Sapphire Rapids (session 10)
+	// an earlier VDPBF16PS kernel ran at 101 against widening's 144: there
+	// the instruction has one port and the FMAs two, so Intel stays on
+	// the widening path (and has the amx set).
+	{"AuthenticAMD", 0x1A},
+}
+
+// useDPBF16 reports whether processor p, with or without AVX512_BF16
+// (hasBF16), multiplies bfloat16 products on the VDPBF16PS kernel.
+func useDPBF16(p kernels.Processor, hasBF16 bool) bool {
+	if !hasBF16 {
+		return false
+	}
+	for _, e := range dpFasterOn {
+		if e.vendor == p.Vendor && e.family == p.Family {
+			return true
+		}
+	}
+	return false
+}
+
+// dpBF16Here is useDPBF16 for this processor.
+func dpBF16Here() bool { return useDPBF16(kernels.ProcessorID(), cpu.X86.HasAVX512BF16) }
