@@ -185,10 +185,13 @@ func TestSweepFile(t *testing.T) {
 	}
 }
 
-func shapeSize(s []int) int {
-	n := 1
+// shapeSize is the number of elements of shape s, as a float64 so that the
+// sparse workloads' dense shapes (100000², beyond a 32-bit int) count as
+// large rather than wrap to a small or negative int on 386.
+func shapeSize(s []int) float64 {
+	n := 1.0
 	for _, d := range s {
-		n *= d
+		n *= float64(d)
 	}
 	return n
 }
