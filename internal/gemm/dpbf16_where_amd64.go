@@ -13,31 +13,20 @@ import (
 // either way, so this only moves speed), with the measurement. Elsewhere
 // the avx512 set widens: an instruction the processor has is not yet a
 // faster one.
-var dpFasterOn = []struct {
-	vendor string
-	family int
-}{
+var dpFasterOn = []kernels.Measured[bool]{
 	// Zen 5 (EPYC, family 26, under KVM; session 11): 1024³ 221–274
 	// against 164–175 GFLOP per CPU-second on one goroutine, 256³ 175–350
 	// against 106–202 (BenchmarkMulBF16). On Sapphire Rapids (session 10)
 	// an earlier VDPBF16PS kernel ran at 101 against widening's 144: there
 	// the instruction has one port and the FMAs two, so Intel stays on
 	// the widening path (and has the amx set).
-	{"AuthenticAMD", 0x1A},
+	{Vendor: "AuthenticAMD", Family: 0x1A, Value: true},
 }
 
 // useDPBF16 reports whether processor p, with or without AVX512_BF16
 // (hasBF16), multiplies bfloat16 products on the VDPBF16PS kernel.
 func useDPBF16(p kernels.Processor, hasBF16 bool) bool {
-	if !hasBF16 {
-		return false
-	}
-	for _, e := range dpFasterOn {
-		if e.vendor == p.Vendor && e.family == p.Family {
-			return true
-		}
-	}
-	return false
+	return hasBF16 && kernels.ForProcessor(p, dpFasterOn, false)
 }
 
 // dpBF16Here is useDPBF16 for this processor.

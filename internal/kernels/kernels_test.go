@@ -138,3 +138,24 @@ func TestProcessorID(t *testing.T) {
 		t.Errorf("model %d, /proc/cpuinfo says %s", p.Model, got)
 	}
 }
+
+// TestForProcessor checks the lookup of measured tables: an entry serves
+// its vendor's family whatever the model, and nothing else.
+func TestForProcessor(t *testing.T) {
+	table := []Measured[int]{{Vendor: "AuthenticAMD", Family: 0x1A, Value: 7}, {Vendor: "GenuineIntel", Family: 6, Value: 9}}
+	for _, c := range []struct {
+		p    Processor
+		want int
+	}{
+		{Processor{Vendor: "AuthenticAMD", Family: 0x1A, Model: 2}, 7},
+		{Processor{Vendor: "AuthenticAMD", Family: 0x1A, Model: 0x44}, 7},
+		{Processor{Vendor: "GenuineIntel", Family: 6, Model: 0x8F}, 9},
+		{Processor{Vendor: "AuthenticAMD", Family: 0x19}, -1},
+		{Processor{Vendor: "GenuineIntel", Family: 0x1A}, -1},
+		{Processor{}, -1},
+	} {
+		if got := ForProcessor(c.p, table, -1); got != c.want {
+			t.Errorf("ForProcessor(%+v) = %d, want %d", c.p, got, c.want)
+		}
+	}
+}

@@ -21,3 +21,23 @@ type Processor struct {
 func ProcessorID() Processor { return probedProcessor() }
 
 var probedProcessor = sync.OnceValue(probeProcessor)
+
+// Measured is a value measured on one processor family (a vendor and a
+// display family) to differ from the default that every other processor
+// gets, such as a prefetch distance or whether a kernel wins; the table
+// holding it says, beside each entry, what was measured.
+type Measured[T any] struct {
+	Vendor string
+	Family int
+	Value  T
+}
+
+// ForProcessor returns the value of p's family in table, else def.
+func ForProcessor[T any](p Processor, table []Measured[T], def T) T {
+	for _, e := range table {
+		if e.Vendor == p.Vendor && e.Family == p.Family {
+			return e.Value
+		}
+	}
+	return def
+}

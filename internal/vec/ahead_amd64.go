@@ -16,11 +16,7 @@ const defaultStreamAhead = 16 << 10
 
 // streamAheads lists the processors measured to want another distance
 // than defaultStreamAhead, with the measurement.
-var streamAheads = []struct {
-	vendor string
-	family int
-	bytes  int
-}{
+var streamAheads = []kernels.Measured[int]{
 	// Zen 5 (EPYC, family 26, under KVM): the float32 kernels, pair and
 	// single, over 64 MiB in the engine's chunks took 15-25% less CPU
 	// time on one core without the prefetch (distance 0), from 4 KiB and
@@ -28,15 +24,10 @@ var streamAheads = []struct {
 	// (BenchmarkStreamAhead). The bfloat16 sum from memory took 28% more
 	// without, the float64 and int32 products the same: those loops keep
 	// the default.
-	{"AuthenticAMD", 0x1A, 0},
+	{Vendor: "AuthenticAMD", Family: 0x1A, Value: 0},
 }
 
 // streamAheadFor returns the distance for processor p.
 func streamAheadFor(p kernels.Processor) int {
-	for _, e := range streamAheads {
-		if e.vendor == p.Vendor && e.family == p.Family {
-			return e.bytes
-		}
-	}
-	return defaultStreamAhead
+	return kernels.ForProcessor(p, streamAheads, defaultStreamAhead)
 }
