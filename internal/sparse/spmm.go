@@ -73,6 +73,9 @@ func SpMMCOO[T Number](a *COO[T], b, c Dense[T], threads int) {
 
 // spmmRows computes rows [lo, hi) of c = a·b.
 func spmmRows[T Number](a *CSR[T], b, c Dense[T], lo, hi int) {
+	if spmmNarrow(a, b, c, lo, hi) {
+		return
+	}
 	k := kernelsFor[T]()
 	var acc []T
 	if !c.rowsContiguous() {
@@ -107,7 +110,8 @@ func spmmRows[T Number](a *CSR[T], b, c Dense[T], lo, hi int) {
 }
 
 // narrowCols is the width below which SpMM's rows take gatherNarrow
-// whatever the kernel set: for a b of one column (a matrix-vector
+// whatever the kernel set, where spmmNarrow does not take the chunk (a
+// complex b of one column): for a b of one column (a matrix-vector
 // product) a call of a row kernel per row of a costs more than the row's
 // work (the @1 case of BenchmarkSpMMShapes took about a third less CPU;
 // at three columns the two were level, Zen 5).
