@@ -35,7 +35,10 @@ import "runtime"
 // taken nothing since the cycle began gives its free buffers back
 // at once (endPhase), so that the next collection sets the goal without
 // them. A class that alternates with the short one takes in every cycle
-// and keeps its buffers.
+// and keeps its buffers. Results above 8 MiB end the phase sooner, once
+// their short takes make up a class's budget (wentShort), and the classes
+// ended keep none of the buffers their finalizers return until they take
+// again.
 
 // cycle counts the collections the pool has seen (each class and band
 // records the cycle of its last take in used); short is the last cycle in
@@ -104,25 +107,59 @@ func dropAllFree(free *[]freeBuffer, size int) {
 }
 
 // wentShort records a take of c that found no free buffer, and ends the
-// phase of every class that took nothing this cycle once c has
-// gone short minBuffers times in it; mu is held.
+// phase of the classes that took nothing meanwhile once c has gone short
+// newLoopShorts times in one cycle; mu is held.
+//
+// A loop of up to 8 MiB results (minBuffers shorts) ends the classes that
+// have taken nothing since the cycle began. A loop of larger results takes
+// fresh memory worth a class's whole budget (classBudget) in fewer takes,
+// and each of them grows the heap toward the goal that the last phase's
+// collection set with that phase's free buffers live, holding off the
+// collection that would bring the new results back: a loop of 128 MiB
+// float64 results after one of 64 MiB float32 results took its first
+// eight or nine results fresh, 32768 page faults each (docs/memory.md).
+// So from 16 MiB on, the phase ends after as many shorts as make up the
+// budget (four at 16 MiB, two from 32 MiB), and ends the classes that have
+// taken nothing since c's first short of the cycle: the cycle the new loop
+// starts in is often one in which the last loop took too (its last calls,
+// or the collection's finalizer that starts a cycle has not run yet), and
+// a class that alternates with c takes between its shorts.
 func (c *class) wentShort() {
 	short = cycle
 	if c.shortIn != cycle {
-		c.shortIn, c.shorts = cycle, 0
+		c.shortIn, c.shorts, c.firstShort = cycle, 0, takes
 	}
-	if c.shorts++; c.shorts == minBuffers {
-		endPhase()
+	c.shorts++
+	switch {
+	case c.shorts == minBuffers:
+		endPhase(func(o *class) bool { return o.used < cycle })
+	case c.shorts == c.budgetShorts():
+		since := c.firstShort
+		endPhase(func(o *class) bool { return o.lastTake < since })
 	}
 }
 
+// budgetShorts is how many short takes of c in one cycle make up
+// classBudget bytes, at least two, when that is fewer than minBuffers
+// (classes above 8 MiB); 0 otherwise, where the count rule decides alone.
+func (c *class) budgetShorts() int {
+	if n := classBudget / c.size; n < minBuffers {
+		return max(2, n)
+	}
+	return 0
+}
+
 // endPhase gives back, with their pages mapped, the free buffers of every
-// class that has taken nothing since the last collection (slab bands,
-// a budget of small slabs each, wait for the collection); mu is held.
-func endPhase() {
-	for _, c := range classes {
-		if c.used < cycle {
-			dropAllFree(&c.free, c.size)
+// class that idle reports idle, and marks it ended: the buffers its
+// finalizer returns until it takes again leave too (the last phase's
+// operands and results, dropped but not yet collected, would otherwise be
+// live at the next collection). Slab bands, a budget of small slabs each,
+// wait for the collection. mu is held.
+func endPhase(idle func(*class) bool) {
+	for _, o := range classes {
+		if idle(o) {
+			dropAllFree(&o.free, o.size)
+			o.ended = true
 		}
 	}
 }

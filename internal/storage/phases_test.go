@@ -323,3 +323,80 @@ func TestAlternatingClassKeepsItsBuffers(t *testing.T) {
 	runtime.KeepAlive(keep)
 	checkTracked(t)
 }
+
+// TestLargeLoopEndsIdleClassesAtOnce: a loop of results above 8 MiB ends
+// the last phase once its short takes make up classBudget bytes (two of
+// 32 MiB here), even when the last phase took in the same cycle (its last
+// call, or a collection whose sentinel has not run yet): a class that has
+// taken nothing since the first of those takes gives its free buffers back
+// at once, pages mapped, and a buffer of it that is returned afterwards
+// (the last phase's operand, dropped) leaves too, until it takes again.
+func TestLargeLoopEndsIdleClassesAtOnce(t *testing.T) {
+	reset()
+	const small, large = 1 << 20, 32 << 20
+	for range 4 {
+		fill(Get(small, false), small, 1)
+	}
+	collectUntil(t, "the first phase's results come back", func() bool { return freeIn(small) >= 4 })
+	operand := Get(small, false) // the last phase's last take: this cycle
+	fill(operand, small, 3)
+	n := freeIn(small)
+	before := ReadStats()
+	gc := debug.SetGCPercent(-1) // the drop must not wait for a collection
+	var keep []unsafe.Pointer    // live, so that every take of the new size is short
+	keep = append(keep, Get(large, false))
+	if got := freeIn(small); got != n {
+		t.Fatalf("after one short take of %d bytes the old class holds %d free buffers, want its %d", large, got, n)
+	}
+	keep = append(keep, Get(large, false))
+	if got := freeIn(small); got != 0 {
+		t.Fatalf("after two short takes of %d bytes the old class still holds %d free buffers", large, got)
+	}
+	s := ReadStats()
+	if s.Unused-before.Unused != n || s.Returned != before.Returned {
+		t.Fatalf("given back unused %d (want %d), pages returned %d (want 0)", s.Unused-before.Unused, n, s.Returned-before.Returned)
+	}
+	debug.SetGCPercent(gc)
+	runtime.KeepAlive(operand)
+	operand = nil
+	smallClass := func() (out, free int) {
+		mu.Lock()
+		defer mu.Unlock()
+		c := classes[classSize(small)]
+		return c.out, len(c.free)
+	}
+	collectUntil(t, "the ended class's operand, dropped, leaves", func() bool {
+		out, free := smallClass()
+		return out == 0 && free == 0
+	})
+	// Taking again makes it a class like any other: its results come back.
+	fill(Get(small, false), small, 4)
+	collectUntil(t, "the class's next result comes back", func() bool {
+		_, free := smallClass()
+		return free == 1
+	})
+	runtime.KeepAlive(keep)
+	checkTracked(t)
+}
+
+// TestLargeLoopKeepsAnAlternatingClass: a class that takes between the
+// short takes of a loop of large results keeps its free buffers.
+func TestLargeLoopKeepsAnAlternatingClass(t *testing.T) {
+	reset()
+	const small, large = 1 << 20, 32 << 20
+	for range 4 {
+		fill(Get(small, false), small, 1)
+	}
+	collectUntil(t, "the first phase's results come back", func() bool { return freeIn(small) >= 4 })
+	n := freeIn(small)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var keep []unsafe.Pointer
+	for range 3 {
+		keep = append(keep, Get(large, false), Get(small, false))
+	}
+	if got := freeIn(small); got != n-3 {
+		t.Fatalf("the alternating class holds %d free buffers, want %d", got, n-3)
+	}
+	runtime.KeepAlive(keep)
+	checkTracked(t)
+}

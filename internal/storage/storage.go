@@ -123,9 +123,15 @@ type class struct {
 	out  int // handed out and not yet returned by their finalizer or Put
 	used int // the cycle of the last take (phases.go)
 
-	// shorts counts the takes of cycle shortIn that found no free buffer
-	// (phases.go's endPhase).
-	shorts, shortIn int
+	// lastTake is the count of takes (takes) at its last take; ended is
+	// set when endPhase gave its free buffers back, and cleared by its
+	// next take (phases.go).
+	lastTake int
+	ended    bool
+
+	// shorts counts the takes of cycle shortIn that found no free buffer,
+	// the first of them take number firstShort (phases.go's endPhase).
+	shorts, shortIn, firstShort int
 
 	// finalizer is c.reclaim, bound once so that arming a buffer does not
 	// allocate a method value each time.
@@ -146,6 +152,8 @@ var (
 	sweeping bool // an idle sweep is scheduled
 
 	hits, lent, grown, returned, dropped, unusedDropped int // counts for Stats
+
+	takes int // takes of any class so far (phases.go)
 )
 
 // Get returns the address of a buffer of at least size bytes, aligned for
@@ -318,11 +326,18 @@ func classFor(size int) *class {
 func take(c *class, zero bool) (p unsafe.Pointer, owner *class, src source) {
 	mu.Lock()
 	owner = c
-	c.used = cycle
+	takes++
+	c.used, c.lastTake, c.ended = cycle, takes, false
 	if len(c.free) == 0 {
 		if l := lender(c); l != nil {
 			owner = l
 		}
+	}
+	if len(owner.free) == 0 {
+		// A phase this take ends gives its buffers back mapped before
+		// makeRoom drops any with their pages, and before fresh allocates
+		// (a collection that allocation starts marks what the pool holds).
+		c.wentShort()
 	}
 	switch {
 	case len(owner.free) > 0:
@@ -335,10 +350,8 @@ func take(c *class, zero bool) (p unsafe.Pointer, owner *class, src source) {
 		p, src = fresh(c.size, zero), fromRuntime
 		tracked += c.size
 		grown++
-		c.wentShort()
 		watchCollections()
 	default:
-		c.wentShort()
 		mu.Unlock()
 		return nil, nil, fromRuntime
 	}
@@ -461,14 +474,15 @@ func poolLimit() int {
 // the buffer any more, and it goes on the free list, unless the Go
 // runtime's memory is near GOMEMLIMIT, where a free buffer would only make
 // the collector run more often, or c took nothing during the last cycle
-// (phases.go), where it would only wait there. (A buffer handed out again straight from
+// or its phase was ended since its last take (phases.go), where it would
+// only wait there. (A buffer handed out again straight from
 // the free list is found dead by the very next collection once dropped:
 // the finalizer goroutine keeps no reference to the argument of the
 // finalizer it ran last; TestReclaimedBufferCanBeReclaimedAgain.)
 func (c *class) reclaim(p *uint64) {
 	mu.Lock()
 	defer mu.Unlock()
-	if gone := unused(c.used); gone || nearGoLimit() {
+	if gone := c.ended || unused(c.used); gone || nearGoLimit() {
 		c.out--
 		tracked -= c.size
 		dropped++
