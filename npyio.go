@@ -236,7 +236,12 @@ func toArray(op string, t *Tensor) (*npy.Array, error) {
 		src = c
 	}
 	size := t.dtype.Size()
-	data := storageBytes(src)[src.offset*size : (src.offset+src.Size())*size]
+	var data []byte
+	if src.Size() > 0 {
+		// An empty view may have an offset past its (empty) storage, such
+		// as column 1 of a (0, 3) tensor: it has no bytes to slice.
+		data = storageBytes(src)[src.offset*size : (src.offset+src.Size())*size]
+	}
 	if binary.NativeEndian.Uint16([]byte{0, 1}) == 1 {
 		data = append([]byte(nil), data...)
 		fromLittleEndian(data, t.dtype) // the swap is its own inverse

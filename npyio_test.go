@@ -426,3 +426,33 @@ func ExampleSaveNPY() {
 	//  [3 6]], dtype=int32, device=xpux:0)
 	// [3 2] [1 3]
 }
+
+// TestWriteNPYEmptyViewPastStorage writes empty views whose offset lies
+// past their empty storage (column 1 of a (0, 3) tensor): the differential
+// checker (testdata/diffcheck.py) found that saving one sliced the storage
+// beyond its end and panicked.
+func TestWriteNPYEmptyViewPastStorage(t *testing.T) {
+	base := Must(Ones(Float32, 3, 0))
+	views := map[string]func() (*Tensor, error){
+		"column of (0, 3)": func() (*Tensor, error) { return Must(base.MT()).Slice(All(), Index(-2)) },
+		"reversed columns": func() (*Tensor, error) { return Must(base.MT()).Slice(All(), All().By(-1)) },
+		"row of (3, 0)":    func() (*Tensor, error) { return base.Slice(Index(2)) },
+	}
+	for name, view := range views {
+		v, err := view()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var buf bytes.Buffer
+		if err := WriteNPY(&buf, v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		a, err := npy.Read(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !shape.Equal(a.Shape, v.Shape()) || len(a.Data) != 0 {
+			t.Errorf("%s: read back shape %v with %d bytes, want %v and none", name, a.Shape, len(a.Data), v.Shape())
+		}
+	}
+}
