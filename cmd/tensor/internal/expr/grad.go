@@ -3,9 +3,11 @@ package expr
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/tensor-go/tensor"
 	"github.com/tensor-go/tensor/autograd"
+	"github.com/tensor-go/tensor/dtype"
 )
 
 // vjp and grad differentiate a lambda:
@@ -132,7 +134,7 @@ func (env *Env) gradCall(n *Call, name string) (Value, error) {
 			return nil, err
 		}
 		if !t.DType().IsFloat() && !t.DType().IsComplex() {
-			return nil, evalErr(name, tensor.ErrDType, "argument '%s' is a %v tensor: only float and complex tensors have gradients", lam.Params[i], t.DType())
+			return nil, evalErr(name, tensor.ErrDType, "argument '%s' is %s tensor: only float and complex tensors have gradients", lam.Params[i], aDType(t.DType()))
 		}
 		// A tensor of its own for each parameter, recorded as the
 		// identity of the argument, so that two parameters given the same
@@ -141,6 +143,14 @@ func (env *Env) gradCall(n *Call, name string) (Value, error) {
 		if t.Layout() == tensor.Strided {
 			params[i], err = tp.Reshape(t, t.Shape()...)
 		} else {
+			// A sparse argument is differentiated in canonical form, as
+			// PyTorch coalesces the gradient of an uncoalesced operand: a
+			// COO file from scipy.sparse may repeat a position, and the
+			// gradient of each repeat is the dense gradient there, so its
+			// dense form (-o) would add them up.
+			if t, err = t.Coalesce(); err != nil {
+				return nil, err
+			}
 			params[i], err = tp.AsType(t, t.DType())
 		}
 		if err != nil {
@@ -215,7 +225,7 @@ func (env *Env) outputsAndSeeds(name string, v, seed Value) (outs, seeds []*tens
 		o := outs[i]
 		switch {
 		case !slices.Equal(t.Shape(), o.Shape()):
-			return nil, nil, evalErr("vjp", tensor.ErrShape, "seed of shape %v for a result of shape %v", t.Shape(), o.Shape())
+			return nil, nil, evalErr("vjp", tensor.ErrShape, "seed of shape %s for a result of shape %s", shapeString(t.Shape()), shapeString(o.Shape()))
 		case t.DType().IsComplex() != o.DType().IsComplex():
 			return nil, nil, evalErr("vjp", tensor.ErrDType, "seed of dtype %v for a result of dtype %v: complex results need complex seeds and real results real ones", t.DType(), o.DType())
 		case t.DType() != o.DType() && (o.DType().IsFloat() || o.DType().IsComplex()):
@@ -232,7 +242,15 @@ func describeOutputs(outs []*tensor.Tensor, tuple bool) string {
 	if tuple {
 		return "a tuple"
 	}
-	return "a " + outs[0].DType().String() + " tensor of shape " + shapeString(outs[0].Shape())
+	return aDType(outs[0].DType()) + " tensor of shape " + shapeString(outs[0].Shape())
+}
+
+// aDType is a dtype's name after its article: "an int32", "a float32".
+func aDType(dt dtype.DType) string {
+	if name := dt.String(); strings.HasPrefix(name, "i") {
+		return "an " + name
+	}
+	return "a " + dt.String()
 }
 
 func shapeString(s []int) string { return repr(shapeTuple(s)) }

@@ -112,3 +112,19 @@ func TestGradExpressionErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestGradErrorMessages checks that the messages spell shapes and dtypes
+// as the rest of the command line does (Python tuples, not Go slices).
+func TestGradErrorMessages(t *testing.T) {
+	for src, want := range map[string]string{
+		"vjp(lambda x: x * 2., [1., 2.], seed=1.)":    "tensor: vjp: seed of shape () for a result of shape (2,)",
+		"vjp(lambda x: x, [[1., 2.]], seed=[1., 2.])": "tensor: vjp: seed of shape (2,) for a result of shape (1, 2)",
+		"grad(lambda x: prod(x), [1, 2])":             "tensor: grad: argument 'x' is an int32 tensor: only float and complex tensors have gradients",
+		"grad(lambda x: x, [1., 2.])":                 "tensor: grad: grad needs a real floating result of one element, got a float32 tensor of shape (2,); use vjp with a seed",
+	} {
+		_, err := evalGrad(t, src, nil)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", src, err, want)
+		}
+	}
+}
