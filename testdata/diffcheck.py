@@ -765,6 +765,10 @@ def tup(xs):
 
 TOL = {"float16": 2e-2, "bfloat16": 6e-2, "float32": 2e-4, "float64": 1e-9, "complex64": 2e-4,
        "complex128": 1e-9}
+if os.environ.get("DIFFCHECK_TOL"):  # e.g. float16=2e-3,bfloat16=1.6e-2
+    for kv in os.environ["DIFFCHECK_TOL"].split(","):
+        k, v = kv.split("=")
+        TOL[k] = float(v)
 
 
 class Runner:
@@ -890,7 +894,7 @@ def check_outputs(runner, expr, files, wants, dts, scale, stats, label):
     bf = any(d == "bfloat16" for d in dts)
     run_expr = expr
     if bf:
-        if len(dts) == 1 and not label.startswith("grad"):
+        if len(dts) == 1 and not expr.startswith(("vjp(", "grad(")):
             run_expr = "astype(%s, float32)" % expr
         else:
             run_expr = "(%s,)" % ", ".join(("astype((%s)[%d], float32)" if d == "bfloat16" else "(%s)[%d]") % (expr, i)
@@ -903,7 +907,7 @@ def check_outputs(runner, expr, files, wants, dts, scale, stats, label):
     if len(arrs) != len(wants):
         return fail(stats, label, expr, files, "%d results, want %d" % (len(arrs), len(wants)))
     if bf:
-        q = "(%s).dtype" % expr if len(dts) == 1 and not label.startswith("grad") else \
+        q = "(%s).dtype" % expr if len(dts) == 1 and not expr.startswith(("vjp(", "grad(")) else \
             "(%s,)" % ", ".join("(%s)[%d].dtype" % (expr, i) for i in range(len(dts)))
         rc, so, se = runner.query(q, files)
         got_dts = [s.strip(" '\"") for s in so.strip("()").split(",") if s.strip()]
@@ -1083,6 +1087,116 @@ def grad_case(rng, runner, stats):
     check_outputs(runner, expr, files, wants, wdts, ctx.scale, stats, label + "/" + "+".join(sorted(set(wdts))))
 
 
+def exclusive_prod(x, axes):
+    """The product of the other elements of each element's group (the reduced axes), in float64 or
+    complex128, from prefix and suffix products: never a division."""
+    rest = [i for i in range(x.dim()) if i not in axes]
+    perm = rest + list(axes)
+    y = x.permute(perm)
+    lead = y.shape[:len(rest)]
+    y = y.reshape(tuple(lead) + (-1,))
+    n = y.shape[-1]
+    one = torch.ones(tuple(lead) + (1,), dtype=y.dtype)
+    pre = torch.cat([one, torch.cumprod(y, dim=-1)[..., :-1]], dim=-1) if n else y
+    suf = torch.cat([torch.flip(torch.cumprod(torch.flip(y, [-1]), dim=-1), [-1])[..., 1:], one], dim=-1) if n else y
+    e = (pre * suf).reshape(y.shape[:len(rest)] + tuple(x.shape[a] for a in axes))
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return e.permute(inv)
+
+
+def big_values(rng, dt, shape, near_one):
+    """Values for the large cases: near 1 for long products (no overflow), with zeros, -0, NaN
+    and infinities at a few random places."""
+    n = size_of(shape)
+    g = np.random.default_rng(rng.randrange(1 << 30))
+    v = g.uniform(0.995, 1.005, n) if near_one else g.normal(0, 1, n)
+    if kind(dt) == 3:
+        v = v + 1j * (g.uniform(-0.004, 0.004, n) if near_one else g.normal(0, 1, n))
+    for _ in range(rng.choice([0, 0, 1, 2, 5])):
+        if n:
+            v[g.integers(n)] = rng.choice([0.0, -0.0, 2.0, float("inf"), float("nan")] if kind(dt) == 2 else [0.0, 2.0])
+    v = v.reshape(shape)
+    if dt == "bfloat16":
+        v = torch.from_numpy(v).to(torch.bfloat16).to(torch.float64).numpy()
+    elif kind(dt) == 2:
+        v = v.astype(dt).astype(np.float64)
+    else:
+        v = v.astype(dt).astype(np.complex128)
+    return v
+
+
+def big_case(rng, runner, stats):
+    """Gradients at sizes where the library's fused and blocked backward paths run: prod over one
+    axis of long rows and columns (ExclusiveProdMul, the split rows), a mul broadcast over leading
+    dimensions (row-block sums), a matmul of a few hundred, a sum broadcast back."""
+    dt = rng.choice(["float32", "float32", "float64", "float16", "bfloat16", "complex64"])
+    ROUNDED.clear()
+    ROUNDED.add(dt)
+    kind_ = rng.choice(["prod", "prod", "mul", "matmul", "sum"])
+    files = {}
+
+    def bind(name, v):
+        files[name] = runner.save(name, v.astype(file_dtype(dt)) if kind(dt) != 3 else v.astype(dt))
+        return name if dt != "bfloat16" else "astype(%s, bfloat16)" % name
+
+    if kind_ == "prod":
+        m, n = rng.choice([(64, 1000), (1000, 64), (3, 40000), (40000, 3), (1, 70000), (300, 300), (8, 4097)])
+        axis = rng.choice([0, 1, -1])
+        keep = rng.random() < .3
+        x = big_values(rng, dt, (m, n), True)
+        ax = axis % 2
+        out_shape = (n,) if ax == 0 else (m,)
+        if keep:
+            out_shape = (1, n) if ax == 0 else (m, 1)
+        seed = big_values(rng, dt, out_shape, False)
+        xs, ss = bind("x0", x), bind("seed", seed)
+        expr = "vjp(lambda x: prod(x, axis=%d%s), %s, seed=%s)" % (axis, ", keepdims=True" if keep else "", xs, ss)
+        e = exclusive_prod(torch.from_numpy(x), [ax])
+        sd = torch.from_numpy(seed)
+        if not keep:
+            sd = sd.unsqueeze(ax)
+        g = sd * (e.conj() if e.is_complex() else e)
+        wants = [rnd(g, dt)]
+        scale = 4.0
+    elif kind_ == "mul":
+        m, n = rng.choice([(1000, 300), (300, 1000), (4096, 64), (64, 4096), (20000, 7)])
+        bshape = rng.choice([(n,), (1, n), (m, 1)])
+        a = big_values(rng, dt, (m, n), False)
+        b = big_values(rng, dt, bshape, False)
+        seed = big_values(rng, dt, (m, n), False)
+        expr = "vjp(lambda a, b: a * b, %s, %s, seed=%s)" % (bind("x0", a), bind("x1", b), bind("seed", seed))
+        ta, tb = torch.from_numpy(a).requires_grad_(True), torch.from_numpy(b).requires_grad_(True)
+        ga, gb = torch.autograd.grad(ta * tb, [ta, tb], torch.from_numpy(seed))
+        wants = [rnd(ga, dt), rnd(gb, dt)]
+        scale = 4.0 * math.sqrt(m)
+    elif kind_ == "matmul":
+        m, k, n = rng.choice([(100, 384, 100), (257, 65, 129), (1, 1000, 300), (300, 1000, 1), (64, 64, 64)])
+        a = big_values(rng, dt, (m, k), False)
+        b = big_values(rng, dt, (k, n), False)
+        seed = big_values(rng, dt, (m, n), False)
+        a[~np.isfinite(a)] = 1
+        b[~np.isfinite(b)] = 1
+        seed[~np.isfinite(seed)] = 1
+        expr = "vjp(lambda a, b: a @ b, %s, %s, seed=%s)" % (bind("x0", a), bind("x1", b), bind("seed", seed))
+        ta, tb = torch.from_numpy(a).requires_grad_(True), torch.from_numpy(b).requires_grad_(True)
+        ga, gb = torch.autograd.grad(ta @ tb, [ta, tb], torch.from_numpy(seed))
+        wants = [rnd(ga, dt), rnd(gb, dt)]
+        scale = 4.0 * math.sqrt(max(m, k, n))
+    else:
+        m, n = rng.choice([(1000, 300), (64, 4096), (20000, 7)])
+        axis = rng.choice([0, 1])
+        x = big_values(rng, dt, (m, n), False)
+        seed = big_values(rng, dt, (n,) if axis == 0 else (m,), False)
+        expr = "vjp(lambda x: (x * x).sum(axis=%d), %s, seed=%s)" % (axis, bind("x0", x), bind("seed", seed))
+        tx = torch.from_numpy(x).requires_grad_(True)
+        g, = torch.autograd.grad((tx * tx).sum(axis), [tx], torch.from_numpy(seed))
+        wants = [rnd(g, dt)]
+        scale = 4.0
+    check_outputs(runner, expr, files, wants, [dt] * len(wants), scale, stats, "big/%s/%s" % (kind_, dt))
+
+
 def replace_name(src, name, new):
     out, i = [], 0
     while i < len(src):
@@ -1217,7 +1331,7 @@ def main():
     ap.add_argument("--cases", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bin", default=None, help="the tensor binary (default: go build ./cmd/tensor)")
-    ap.add_argument("--mode", default="all", choices=["all", "fwd", "grad", "err"])
+    ap.add_argument("--mode", default="all", choices=["all", "fwd", "grad", "err", "big"])
     ap.add_argument("--keep", default=None, help="keep the case files of failures in this directory")
     ap.add_argument("--golden", default=None, help="write the regression cases' JSON to this file and stop")
     args = ap.parse_args()
@@ -1244,7 +1358,9 @@ def main():
     while done < args.cases:
         r = rng.random()
         try:
-            if args.mode == "fwd" or (args.mode == "all" and r < .45):
+            if args.mode == "big" or (args.mode == "all" and r < .03):
+                big_case(rng, runner, stats)
+            elif args.mode == "fwd" or (args.mode == "all" and r < .45):
                 forward_case(rng, runner, stats)
             elif args.mode == "grad" or (args.mode == "all" and r < .9):
                 grad_case(rng, runner, stats)

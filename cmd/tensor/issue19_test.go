@@ -137,10 +137,16 @@ func TestMessagesNameCLIFunctions(t *testing.T) {
 	if got.code != 1 || !strings.Contains(got.stderr, "convert with to_dense first") || strings.Contains(got.stderr, "ToDense") {
 		t.Errorf("prod of a sparse matrix: %+v", got)
 	}
+	// A number typed in the expression is a scalar, not a Go one.
+	got = runIn(t, dir, "eval", "tensor([1, 2], dtype=uint8) * -1")
+	if got.code != 1 || got.stderr != "tensor: mul: scalar -1 is outside the range of uint8\n" {
+		t.Errorf("uint8 * -1: %+v", got)
+	}
 	for msg, want := range map[string]string{
-		"convert with ToDense first":                  "convert with to_dense first",
-		"cast to float32 first with AsType(Float32)":  "cast to float32 first with astype(x, float32)",
-		"use BroadcastTo or ToSparseCSR, ToSparseCOO": "use broadcast_to or to_sparse_csr, to_sparse_coo",
+		"convert with ToDense first":                              "convert with to_dense first",
+		"cast to float32 first with AsType(Float32)":              "cast to float32 first with astype(x, float32)",
+		"use BroadcastTo or ToSparseCSR, ToSparseCOO":             "use broadcast_to or to_sparse_csr, to_sparse_coo",
+		"mul: Go scalar -1 (int64) is outside the range of uint8": "mul: scalar -1 is outside the range of uint8",
 	} {
 		if got := cliWords(msg); got != want {
 			t.Errorf("cliWords(%q) = %q, want %q", msg, got, want)

@@ -109,7 +109,8 @@ func failed(err error) result {
 	if err == nil {
 		return result{stderr: "expected the library to fail", code: -1}
 	}
-	return result{stderr: err.Error() + "\n", code: 1}
+	// The command words the library's message as its users write (cliWords).
+	return result{stderr: cliWords(err.Error()) + "\n", code: 1}
 }
 
 func usageErr(msg string) result { return result{stderr: "tensor: " + msg + "\n", code: 2} }

@@ -20,8 +20,13 @@ var goNames = strings.NewReplacer(
 // asTypeCall is the library's AsType(Float32), the command's astype(x, float32).
 var asTypeCall = regexp.MustCompile(`AsType\(([A-Z][A-Za-z0-9]*)\)`)
 
+// goScalar is the library's "Go scalar -1 (int64)": a number the command's
+// user typed, whose Go type they never chose.
+var goScalar = regexp.MustCompile(`Go scalar (\S+) \((?:bool|int64|float64|complex128)\)`)
+
 // cliWords rewrites a message in the command's words.
 func cliWords(msg string) string {
+	msg = goScalar.ReplaceAllString(msg, "scalar $1")
 	msg = asTypeCall.ReplaceAllStringFunc(msg, func(m string) string {
 		return "astype(x, " + strings.ToLower(asTypeCall.FindStringSubmatch(m)[1]) + ")"
 	})
