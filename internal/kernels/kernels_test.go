@@ -139,16 +139,23 @@ func TestProcessorID(t *testing.T) {
 	}
 }
 
-// TestForProcessor checks the lookup of measured tables: an entry serves
-// its vendor's family whatever the model, and nothing else.
+// TestForProcessor checks the lookup of measured tables: an entry without
+// models serves its vendor's family whatever the model, one with models
+// those models only, the first match wins, and nothing else matches.
 func TestForProcessor(t *testing.T) {
-	table := []Measured[int]{{Vendor: "AuthenticAMD", Family: 0x1A, Value: 7}, {Vendor: "GenuineIntel", Family: 6, Value: 9}}
+	table := []Measured[int]{
+		{Vendor: "AuthenticAMD", Family: 0x1A, Value: 7},
+		{Vendor: "GenuineIntel", Family: 6, Models: []int{0xCF, 0xAD}, Value: 5},
+		{Vendor: "GenuineIntel", Family: 6, Value: 9},
+	}
 	for _, c := range []struct {
 		p    Processor
 		want int
 	}{
 		{Processor{Vendor: "AuthenticAMD", Family: 0x1A, Model: 2}, 7},
 		{Processor{Vendor: "AuthenticAMD", Family: 0x1A, Model: 0x44}, 7},
+		{Processor{Vendor: "GenuineIntel", Family: 6, Model: 0xCF}, 5},
+		{Processor{Vendor: "GenuineIntel", Family: 6, Model: 0xAD}, 5},
 		{Processor{Vendor: "GenuineIntel", Family: 6, Model: 0x8F}, 9},
 		{Processor{Vendor: "AuthenticAMD", Family: 0x19}, -1},
 		{Processor{Vendor: "GenuineIntel", Family: 0x1A}, -1},
@@ -157,5 +164,11 @@ func TestForProcessor(t *testing.T) {
 		if got := ForProcessor(c.p, table, -1); got != c.want {
 			t.Errorf("ForProcessor(%+v) = %d, want %d", c.p, got, c.want)
 		}
+	}
+	if got := ForProcessor(Processor{Vendor: "GenuineIntel", Family: 6, Model: 0xCF}, table[1:2], -1); got != 5 {
+		t.Errorf("a models entry alone: %d, want 5", got)
+	}
+	if got := ForProcessor(Processor{Vendor: "GenuineIntel", Family: 6, Model: 0x8F}, table[1:2], -1); got != -1 {
+		t.Errorf("a model the entry does not name: %d, want the default", got)
 	}
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // TestStreamAheadFor checks the table: Zen 5 reads without the prefetch,
-// every other processor (Intel's, other AMD families, an unknown one) at
-// the default distance.
+// Emerald Rapids 4 KiB ahead, every other processor (Sapphire Rapids and
+// Intel's others, other AMD families, an unknown one) at the default
+// distance.
 func TestStreamAheadFor(t *testing.T) {
 	for _, c := range []struct {
 		p    kernels.Processor
@@ -19,7 +20,9 @@ func TestStreamAheadFor(t *testing.T) {
 	}{
 		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x1A, Model: 2}, 0},
 		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11}, defaultStreamAhead},
+		{kernels.Processor{Vendor: "GenuineIntel", Family: 6, Model: 207}, 4096},
 		{kernels.Processor{Vendor: "GenuineIntel", Family: 6, Model: 0x8F}, defaultStreamAhead},
+		{kernels.Processor{Vendor: "GenuineIntel", Family: 6, Model: 0x55}, defaultStreamAhead},
 		{kernels.Processor{}, defaultStreamAhead},
 	} {
 		if got := streamAheadFor(c.p); got != c.want {
@@ -31,12 +34,16 @@ func TestStreamAheadFor(t *testing.T) {
 	}
 }
 
-// TestStreamAheadSameBits runs the reduction twin checks at both
-// distances the table holds: a prefetch changes no result, and the
-// distance 0 one reads no line the loop does not.
+// TestStreamAheadSameBits runs the reduction twin checks at every
+// distance the table holds and the default: a prefetch changes no
+// result, and the distance 0 one reads no line the loop does not.
 func TestStreamAheadSameBits(t *testing.T) {
 	defer func(saved int) { streamAhead = saved }(streamAhead)
-	for _, ahead := range []int{0, defaultStreamAhead} {
+	distances := []int{defaultStreamAhead}
+	for _, e := range streamAheads {
+		distances = append(distances, e.Value)
+	}
+	for _, ahead := range distances {
 		streamAhead = ahead
 		checkProd(t, prodCase[float32, float64]{"f32", ProdF32, nearOneF32, sameF64})
 		checkProd(t, prodCase[float64, float64]{"f64", ProdF64, nearOneF64, sameF64})

@@ -78,7 +78,9 @@
 // distances did less, and extra prefetches per block nothing. The float32
 // loops (LDAHEAD: single runs, pairs, complex64 parts) take the distance
 // from streamAhead, which is per processor model (ahead_amd64.go): on
-// Zen 5 it is 0, the line the block reads, a no-op. The others
+// Zen 5 it is 0, the line the block reads, a no-op; on Emerald Rapids
+// 4 KiB, since a pair's two streams 16 KiB ahead each cost more from L3
+// than they saved. The others
 // (FIXEDAHEAD) keep 16 KiB everywhere: on Zen 5 bfloat16 sums from memory
 // took 28% more CPU time without it, float64 and int32 products the same.
 // Prefetches past the end of a never fault.
