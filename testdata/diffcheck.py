@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Randomized differential checker of `tensor eval` against PyTorch (and NumPy for conversions).
 
-    /usr/bin/python3 testdata/diffcheck.py [--cases N] [--seed S] [--bin PATH] [--mode all|fwd|grad|err]
-                                            [--keep DIR] [--golden FILE]
+    /usr/bin/python3 testdata/diffcheck.py [--cases N] [--seed S] [--bin PATH]
+                                            [--mode all|fwd|grad|err|big] [--keep DIR] [--golden FILE]
 
 Each case is a random expression over mul, add, sub, neg, matmul (every rank case of semantics §7, 1-D
 operands, broadcast batches), prod and sum (one or several axes, keepdims, empty axes), views
@@ -18,9 +18,11 @@ use §5's formula, prod is a chain of products (so its gradient is the exclusive
 division) and sparse products multiply stored entries only.
 
 Gradient cases wrap the expression as vjp(lambda ...: EXPR, ARGS..., seed=S) (the arguments may be
-views and bfloat16 conversions), grad(lambda ...: sum(EXPR), ...), second derivatives
+views and bfloat16 conversions), grad(lambda ...: sum(EXPR), ...), second and third derivatives
 vjp(lambda ...: vjp(lambda ...: EXPR, ..., seed=S)[i], ..., seed=T) and tuples of outputs; the reference
-is torch.autograd.grad on the float64 / complex128 reference graph. Error cases (shapes that do not
+is torch.autograd.grad on the float64 / complex128 reference graph. Tensors used twice get the sum
+of their gradients. --mode big takes gradients at sizes where the fused and blocked backward paths
+run (prod over rows and columns of thousands, a broadcast mul, matmul of a few hundred). Error cases (shapes that do not
 broadcast or multiply, axes out of range or repeated, bad reshapes and squeezes, bool subtraction,
 out-of-range scalars, grad of a non-scalar, integer parameters, seeds of the wrong shape or kind)
 must exit 1 with one line "tensor: OP: ..." naming the operation.
@@ -383,8 +385,7 @@ class Gen:
         if depth <= 0 or (not top and rng.random() < .2):
             return self.leaf(shape)
         kinds = [self.binary] * 4 + [self.scalar] * 2 + [self.matmul] * 2 + [self.reduction] * 3 + [self.view] * 4 + [self.neg]
-        if not self.grad or True:
-            kinds += [self.sparse] * 1
+        kinds.append(self.sparse)
         return rng.choice(kinds)(shape, depth)
 
     def bshape(self, shape):
@@ -556,9 +557,11 @@ class Gen:
             if op == "sum":
                 r = x.sum(dim=-1)
             else:
+                # From the first element, as NumPy reduces (a product of one complex element is
+                # that element, not 1 times it, which §5's formula would give NaN parts with inf).
                 parts = torch.unbind(x, dim=-1)
-                r = torch.ones(lead, dtype=x.dtype)
-                for p in parts:
+                r = parts[0] if parts else torch.ones(lead, dtype=x.dtype)
+                for p in parts[1:]:
                     r = cmul(r, p, not ctx.grad)
             if keep:
                 r = r.reshape(out_shape)
@@ -795,6 +798,11 @@ class Runner:
 
     def save(self, name, arr):
         path = os.path.join(self.dir, name + ".npy")
+        r = random.random()
+        if arr.ndim >= 2 and r < .2:
+            arr = np.asfortranarray(arr)  # a column-major file
+        elif r < .3 and arr.dtype.itemsize > 1 and arr.dtype != np.bool_:
+            arr = arr.astype(arr.dtype.newbyteorder(">"))  # a big-endian file
         np.save(path, arr)
         return path
 
@@ -872,21 +880,24 @@ def specials_for(gen, grad, finite=False):
     return sp
 
 
-def load_result(runner, out, expr, files, dts):
-    """The CLI's arrays arr_0, ... and their dtypes (bfloat16 results are asked for by .dtype and
-    written as float32, since .npy has no bfloat16)."""
+def load_result(out):
+    """The CLI's arrays arr_0, arr_1, ... (bfloat16 results were written as float32, since NumPy
+    has no bfloat16; check_outputs asks for their dtypes with .dtype)."""
     z = np.load(out)
-    arrs = [z["arr_%d" % i] for i in range(len(z.files))]
-    return arrs
+    return [z["arr_%d" % i] for i in range(len(z.files))]
 
 
-def fmt_cmd(runner, expr, files):
+def fmt_cmd(expr, files):
     return "tensor eval %s %s" % (json.dumps(expr), " ".join("%s=%s" % kv for kv in files.items()))
 
 
 class Stats:
     def __init__(self):
-        self.cases, self.fails, self.by_class = 0, 0, {}
+        self.cases, self.fails, self.by_class, self.ran = 0, 0, {}, {}
+
+    def count(self, label):
+        top = "/".join(label.split("/")[:2])
+        self.ran[top] = self.ran.get(top, 0) + 1
 
 
 def check_outputs(runner, expr, files, wants, dts, scale, stats, label):
@@ -901,9 +912,10 @@ def check_outputs(runner, expr, files, wants, dts, scale, stats, label):
                                            for i, d in enumerate(dts))
     rc, so, se, out = runner.run(run_expr, files)
     stats.cases += 1
+    stats.count(label)
     if rc != 0:
         return fail(stats, label, expr, files, "exit %d: %s" % (rc, se.strip()))
-    arrs = load_result(runner, out, expr, files, dts)
+    arrs = load_result(out)
     if len(arrs) != len(wants):
         return fail(stats, label, expr, files, "%d results, want %d" % (len(arrs), len(wants)))
     if bf:
@@ -935,7 +947,7 @@ def fail(stats, label, expr, files, why):
             shutil.copy(p, d)
             files[k] = os.path.join(d, os.path.basename(p))
     stats.by_class[label] = stats.by_class.get(label, 0) + 1
-    print("FAIL [%s] %s\n  %s" % (label, why, fmt_cmd(None, expr, files)), flush=True)
+    print("FAIL [%s] %s\n  %s" % (label, why, fmt_cmd(expr, files)), flush=True)
     return False
 
 
@@ -1012,6 +1024,19 @@ def grad_case(rng, runner, stats):
     for n in params:
         if dt_of[n] == "bfloat16":
             body = body.replace("astype(%s, bfloat16)" % pnames[n], pnames[n])
+    # Some arguments are views of files holding the parameter's values elsewhere: transposed, or
+    # every other row backwards (the gradient has the view's shape and is contiguous).
+    for k, n in enumerate(params):
+        v = env[n].numpy()
+        r = rng.random()
+        if v.ndim >= 2 and r < .15:
+            files["v" + n] = runner.save("v" + n, np.ascontiguousarray(np.swapaxes(v, -1, -2)).astype(file_dtype(dt_of[n])))
+            args[k] = args[k].replace(n, "v%s.mT" % n, 1)
+        elif v.ndim >= 1 and r < .3:
+            f = np.zeros((2 * v.shape[0] + 1,) + v.shape[1:], dtype=v.dtype)
+            f[-2::-2] = v
+            files["v" + n] = runner.save("v" + n, f.astype(file_dtype(dt_of[n])))
+            args[k] = args[k].replace(n, "v%s[-2::-2]" % n, 1)
     tracked = {}
     for n, v in env.items():
         if n in params:
@@ -1067,11 +1092,26 @@ def grad_case(rng, runner, stats):
             t = torch.from_numpy(np.array(t_v))
             inner = "vjp(%s%s, %s, seed=seed)[%d]" % (lam, body, ", ".join(pnames[n] for n in params), which)
             expr = "vjp(%s%s, %s, seed=tseed)" % (lam, inner, ", ".join(args))
+            third = mode < .38 and g is not None and g.requires_grad
             if g is None or not g.requires_grad:
                 gs = [None] * len(params)
             else:
-                gs = torch.autograd.grad(g, [tracked[n] for n in params], t, allow_unused=True)
+                gs = torch.autograd.grad(g, [tracked[n] for n in params], t, allow_unused=True, create_graph=third)
             label = "grad/second"
+            if third:
+                # third order: vjp of a second derivative
+                which2 = rng.randrange(len(params))
+                g2 = gs[which2]
+                pd2 = dt_of[params[which2]]
+                u_v = random_values(rng, pd2, list(tracked[params[which2]].shape), [])
+                files["useed"] = runner.save("useed", u_v.astype(file_dtype(pd2)))
+                inner2 = "vjp(%s%s, %s, seed=tseed)[%d]" % (lam, inner, ", ".join(pnames[n] for n in params), which2)
+                expr = "vjp(%s%s, %s, seed=useed)" % (lam, inner2, ", ".join(args))
+                if g2 is None or not g2.requires_grad:
+                    gs = [None] * len(params)
+                else:
+                    gs = torch.autograd.grad(g2, [tracked[n] for n in params], torch.from_numpy(np.array(u_v)), allow_unused=True)
+                label = "grad/third"
         else:
             gs = torch.autograd.grad(out, [tracked[n] for n in params], seed, allow_unused=True)
             label = "grad/vjp"
@@ -1283,6 +1323,7 @@ def error_case(rng, runner, stats, fixed=None):
     expr, ops = fixed or random_error_case(rng)
     rc, so, se = runner.query(expr, {})
     stats.cases += 1
+    stats.count("err")
     lines = se.strip().splitlines()
     label = "err"
     if ops is None:
@@ -1372,6 +1413,7 @@ def main():
                 print("skip: %s" % ex)
         done += 1
     print("%d cases, %d CLI runs, %d failures %s" % (stats.cases, runner.runs, stats.fails, json.dumps(stats.by_class)))
+    print("cases by class: %s" % json.dumps(dict(sorted(stats.ran.items()))))
     shutil.rmtree(runner.dir, ignore_errors=True)
     sys.exit(1 if stats.fails else 0)
 
