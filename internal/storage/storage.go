@@ -38,8 +38,10 @@
 //
 // A class that takes nothing for a whole cycle between two collections
 // while other takes are short of memory gives its free buffers back to the
-// Go heap (phases.go): the next phase's fresh results are made of them,
-// still mapped, rather than waiting behind them.
+// Go heap (phases.go), and so does one that takes nothing while a new loop
+// starts (eight short takes of a class in a cycle, or a class budget's
+// worth of results above 8 MiB): the next phase's fresh results are made
+// of them, still mapped, rather than waiting behind them.
 //
 // Results from [MinReleased] below MinPooled are pieces of shared slabs
 // (slab.go): one allocation and one finalizer serve eight to sixteen of
