@@ -75,8 +75,28 @@ func mulStreaming(dt dtype.DType) iter.Kernel {
 		return realKernel(vec.MulF32Streaming, vec.MulScalarF32Streaming, mulLoop[float32])
 	case dtype.Float64:
 		return realKernel(vec.MulF64Streaming, vec.MulScalarF64Streaming, mulLoop[float64])
+	case dtype.Complex64:
+		// Its own streaming kernels: through a buffer (streamedVia), a
+		// cold 1M product took 1.4-1.8x the CPU of the float32 sum's
+		// parts streamed (Emerald Rapids, one goroutine, load 10-16).
+		// Other runs stream through a buffer as before.
+		return vecRunsOr(realKernel(vec.MulC64Streaming, vec.MulScalarC64Streaming, cmulLoop64), 8, streamedVia(mulKernel(dt), 8))
 	}
 	return nil
+}
+
+// vecRunsOr gives a kernel fast for the runs realKernel hands to its vec
+// kernels (a contiguous output, each input contiguous or one element
+// broadcast, not both broadcast) and other for the rest.
+func vecRunsOr(fast iter.Kernel, size int, other iter.Kernel) iter.Kernel {
+	return func(ptrs []unsafe.Pointer, strides []int, n int) {
+		sa, sb := strides[1], strides[2]
+		if UseVec && strides[0] == size && (sa == size || sa == 0) && (sb == size || sb == 0) && sa+sb != 0 {
+			fast(ptrs, strides, n)
+			return
+		}
+		other(ptrs, strides, n)
+	}
 }
 
 func mulF32(x, y float32) float32 { return x * y }

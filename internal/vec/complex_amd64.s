@@ -143,3 +143,107 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// The streaming forms: dst is 64-byte aligned (alwaysStreamed peels the
+// head), so every VMOVNTPS is aligned; the AVX-512 masked tail stores as
+// usual, there being no masked non-temporal store, and the AVX2 ones
+// leave the last partial vector to the Go twin. No fence: the caller
+// fences once after its last streaming call.
+
+// func mulC64StreamAVX512(dst, a, b []complex64)
+TEXT ·mulC64StreamAVX512(SB), NOSPLIT, $0-72
+	ARGS
+	MOVQ b_base+48(FP), DX
+	REALLANES
+loop:
+	CMPQ      CX, $8
+	JB        tail
+	VMOVUPS   (SI), Z4
+	VMOVUPS   (DX), Z5
+	VPERMILPS $0xB1, Z5, Z3
+	CMUL512
+	VMOVNTPS  Z0, (DI)
+	ADDQ      $64, SI
+	ADDQ      $64, DX
+	ADDQ      $64, DI
+	SUBQ      $8, CX
+	JMP       loop
+tail:
+	TESTQ     CX, CX
+	JZ        done
+	TAIL512
+	VMOVUPS.Z (SI), K1, Z4
+	VMOVUPS.Z (DX), K1, Z5
+	VPERMILPS $0xB1, Z5, Z3
+	CMUL512
+	VMOVUPS   Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func mulScalarC64StreamAVX512(dst, a []complex64, s complex64)
+TEXT ·mulScalarC64StreamAVX512(SB), NOSPLIT, $0-56
+	ARGS
+	REALLANES
+	VBROADCASTSD s+48(FP), Z5
+	VPERMILPS    $0xB1, Z5, Z3
+loop:
+	CMPQ      CX, $8
+	JB        tail
+	VMOVUPS   (SI), Z4
+	CMUL512
+	VMOVNTPS  Z0, (DI)
+	ADDQ      $64, SI
+	ADDQ      $64, DI
+	SUBQ      $8, CX
+	JMP       loop
+tail:
+	TESTQ     CX, CX
+	JZ        done
+	TAIL512
+	VMOVUPS.Z (SI), K1, Z4
+	CMUL512
+	VMOVUPS   Z0, K1, (DI)
+done:
+	VZEROUPPER
+	RET
+
+// func mulC64StreamAVX2(dst, a, b []complex64)
+TEXT ·mulC64StreamAVX2(SB), NOSPLIT, $0-72
+	ARGS
+	MOVQ b_base+48(FP), DX
+loop:
+	CMPQ      CX, $4
+	JB        done
+	VMOVUPS   (SI), Y4
+	VMOVUPS   (DX), Y5
+	VPERMILPS $0xB1, Y5, Y3
+	CMUL256
+	VMOVNTPS  Y0, (DI)
+	ADDQ      $32, SI
+	ADDQ      $32, DX
+	ADDQ      $32, DI
+	SUBQ      $4, CX
+	JMP       loop
+done:
+	VZEROUPPER
+	RET
+
+// func mulScalarC64StreamAVX2(dst, a []complex64, s complex64)
+TEXT ·mulScalarC64StreamAVX2(SB), NOSPLIT, $0-56
+	ARGS
+	VBROADCASTSD s+48(FP), Y5
+	VPERMILPS    $0xB1, Y5, Y3
+loop:
+	CMPQ     CX, $4
+	JB       done
+	VMOVUPS  (SI), Y4
+	CMUL256
+	VMOVNTPS Y0, (DI)
+	ADDQ     $32, SI
+	ADDQ     $32, DI
+	SUBQ     $4, CX
+	JMP      loop
+done:
+	VZEROUPPER
+	RET

@@ -29,10 +29,10 @@ func complexPart(r *rand.Rand) float32 {
 
 func complexValue(r *rand.Rand) complex64 { return complex(complexPart(r), complexPart(r)) }
 
-// TestComplexKernels checks every accelerated set's complex products
-// against the Go twins bit for bit (any NaN equals any NaN), at every
-// length to three vectors and beyond, every alignment, with sentinels
-// around dst.
+// TestComplexKernels checks every accelerated set's complex products,
+// streaming ones included, against the Go twins bit for bit (any NaN
+// equals any NaN), at every length to three vectors and beyond, every
+// alignment, with sentinels around dst.
 func TestComplexKernels(t *testing.T) {
 	sets := accelerated(cmulTable)
 	if len(sets) == 0 {
@@ -41,7 +41,7 @@ func TestComplexKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	sentinel := complex(float32(-1.5), float32(2.25))
 	for _, v := range sets {
-		for _, n := range testLengths(r, 8) {
+		for _, n := range append(testLengths(r, 8), 1000) {
 			for _, off := range testOffsets(n) {
 				a, _ := sliceAt(n, (off*3)%16, func() complex64 { return complexValue(r) })
 				b, _ := sliceAt(n, (off*5)%16, func() complex64 { return complexValue(r) })
@@ -52,6 +52,8 @@ func TestComplexKernels(t *testing.T) {
 				}{
 					{"c64", func(d []complex64) { v.K.c64(d, a, b) }, func(d []complex64) { mulC64Go(d, a, b) }},
 					{"scalarC64", func(d []complex64) { v.K.scalarC64(d, a, s) }, func(d []complex64) { mulScalarC64Go(d, a, s) }},
+					{"c64Stream", func(d []complex64) { v.K.c64Stream(d, a, b); FenceStreaming() }, func(d []complex64) { mulC64Go(d, a, b) }},
+					{"scalarC64Stream", func(d []complex64) { v.K.scalarC64Stream(d, a, s); FenceStreaming() }, func(d []complex64) { mulScalarC64Go(d, a, s) }},
 				} {
 					want := make([]complex64, n)
 					c.twin(want)
@@ -107,5 +109,17 @@ func TestComplexProductsRounded(t *testing.T) {
 	}
 	if MulScalarC64(dst, []complex64{complex(2, 3)}, complex(4, -5)); dst[0] != complex(23, 2) {
 		t.Errorf("MulScalarC64: (2+3i)(4-5i) = %v, want 23+2i", dst[0])
+	}
+	long := make([]complex64, 40)
+	x2, y2 := filled(40, complex64(complex(2, 3))), filled(40, complex64(complex(4, -5)))
+	MulC64Streaming(long, x2, y2)
+	FenceStreaming()
+	if long[39] != complex(23, 2) || long[0] != complex(23, 2) {
+		t.Errorf("MulC64Streaming: (2+3i)(4-5i) = %v and %v, want 23+2i", long[0], long[39])
+	}
+	MulScalarC64Streaming(long, x2, complex(4, -5))
+	FenceStreaming()
+	if long[39] != complex(23, 2) || long[0] != complex(23, 2) {
+		t.Errorf("MulScalarC64Streaming: (2+3i)(4-5i) = %v and %v, want 23+2i", long[0], long[39])
 	}
 }
