@@ -640,13 +640,19 @@ func exclusiveTallStrips(x, out, scale []float32, g groups) {
 		if need := vec.ColumnsScratch(g.n); len(*sc) < need {
 			*sc = make([]float32, need)
 		}
-		c := vec.Columns{Scratch: *sc, OStride: g.inner, XStride: g.inner, N: g.n, Stream: stream}
+		c := vec.Columns{Scratch: *sc, OStride: g.inner, XStride: g.inner, AheadStride: g.inner, N: g.n, Stream: stream}
 		for item := lo; item < hi; item++ {
 			o, k := item/per, item%per
 			j0, j1 := k*width, min((k+1)*width, g.inner)
 			c.X, c.O, c.W = x[o*block+j0:(o+1)*block], out[o*block+j0:(o+1)*block], j1-j0
 			if scale != nil {
 				c.S = scale[o*g.inner+j0 : o*g.inner+j1]
+			}
+			// The strip computed next, prefetched during this one's
+			// second pass.
+			c.Ahead = nil
+			if next := item + 1; next < hi {
+				c.Ahead = x[next/per*block+next%per*width:]
 			}
 			vec.ExclusiveColumnsF32(&c)
 		}
@@ -698,6 +704,14 @@ func exclusiveBands(x, out, scale []float32, g groups) {
 					j0, j1 := k*width, min((k+1)*width, g.inner)
 					c.X, c.O, c.W = xb[r0*g.inner+j0:], ob[r0*g.inner+j0:], j1-j0
 					c.Pre, c.Suf = pre[(k-lo)*width:][:c.W], marks[b*g.inner+j0:b*g.inner+j1]
+					// The strip computed next, prefetched during this
+					// one's second pass.
+					switch c.Ahead = nil; {
+					case k+1 < hi:
+						c.Ahead, c.AheadStride = xb[r0*g.inner+j1:], g.inner
+					case b+1 < bands:
+						c.Ahead, c.AheadStride = xb[(r0+rows)*g.inner+lo*width:], g.inner
+					}
 					if scale != nil {
 						c.S = scale[o*g.inner+j0 : o*g.inner+j1]
 					}

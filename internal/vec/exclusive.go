@@ -155,6 +155,14 @@ func ColumnsInPlaceScratch(n int) int { return n * ColumnsWidth }
 type Columns struct {
 	O, X, S, Scratch []float32
 	Pre, Suf         []float64
+	// Ahead, when given, is the input the caller computes next (the
+	// next strip): N rows of ColumnsWidth elements, AheadStride apart.
+	// The kernels that honour it prefetch its rows into the L2 cache
+	// during the second pass, which reads only the cache, so that the
+	// next strip's reads from memory overlap this one's arithmetic. It
+	// changes no result.
+	Ahead            []float32
+	AheadStride      int
 	OStride, XStride int
 	N, W             int
 	Stream           bool
@@ -186,6 +194,16 @@ func ExclusiveColumnsF32(c *Columns) {
 		panic("vec: ExclusiveColumnsF32: strip out of its slices")
 	}
 	exclusiveImpl.columns(c)
+}
+
+// aheadRows is where the kernels prefetch Ahead from and how many bytes
+// they step a row: without Ahead (or one too short for N rows), a step of
+// 0 over X's first line, already in the cache.
+func (c *Columns) aheadRows() (*float32, int) {
+	if c.Ahead == nil || c.AheadStride < ColumnsWidth || len(c.Ahead) < (c.N-1)*c.AheadStride+ColumnsWidth {
+		return &c.X[0], 0
+	}
+	return &c.Ahead[0], c.AheadStride * 4
 }
 
 // inPlace reports whether the strip's output is its input.

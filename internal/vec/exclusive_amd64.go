@@ -30,7 +30,7 @@ func exclusiveSuffixAVX2(o []float32, run []float64, x []float32)
 func exclusiveSuffixScaledAVX2(o []float32, run []float64, x, s []float32)
 
 //go:noescape
-func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream, inplace bool, pre, suf *float64)
+func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream, inplace bool, pre, suf *float64, ahead *float32, step int)
 
 //go:noescape
 func exclusiveColumnsAVX2(o, x, s, scratch *float32, ostride, xstride, n int, inplace, stream bool, pre, suf *float64)
@@ -67,7 +67,8 @@ func transpose16AVX512(dst *float32, dstRow, dstStep int, src *float32, srcRow, 
 // columnsAVX512 streams only rows of whole aligned lines (streamable).
 func columnsAVX512(c *Columns) {
 	s, pre, suf := c.kernelPointers()
-	exclusiveColumnsAVX512(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, c.W, c.streamable(), c.inPlace(), pre, suf)
+	ahead, step := c.aheadRows()
+	exclusiveColumnsAVX512(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, c.W, c.streamable(), c.inPlace(), pre, suf, ahead, step)
 }
 
 // kernelPointers returns the optional slices as the kernels take them: a

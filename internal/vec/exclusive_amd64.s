@@ -280,8 +280,8 @@ scaled4Done:
 	VCVTPS2PD 96(R9), Z15; \
 	TIMESROW
 
-// func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream, inplace bool, pre, suf *float64)
-TEXT ·exclusiveColumnsAVX512(SB), NOSPLIT, $0-88
+// func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream, inplace bool, pre, suf *float64, ahead *float32, step int)
+TEXT ·exclusiveColumnsAVX512(SB), NOSPLIT, $0-104
 	MOVQ o+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ s+16(FP), R8
@@ -337,6 +337,7 @@ columnsStart:
 	MOVQ    R12, R13
 	IMULQ   $COLUMNS_PREFETCH, R13
 	MOVQ    CX, DX
+	MOVQ    ahead+88(FP), R8     // s is in Z20/Z21: R8 walks ahead
 	MOVBLZX inplace+65(FP), R14
 	TESTQ   R14, R14
 	JNZ     columnsPrefixInPlace
@@ -396,6 +397,7 @@ columnsSecondStart:
 	IMULQ   R11, AX
 	ADDQ    AX, DI
 	MOVQ    DI, SI
+	MOVQ    step+96(FP), DX  // bytes a row of ahead
 	TESTQ   R14, R14
 	JNZ     columnsSuffixInPlace
 	MOVBLZX stream+64(FP), AX
@@ -403,6 +405,9 @@ columnsSecondStart:
 	JNZ     columnsStream
 
 columnsSuffix:
+	PREFETCHT1 (R8)
+	PREFETCHT1 64(R8)
+	ADDQ       DX, R8
 	SUBQ    $128, R9
 	SUBQ    $128, R10
 	ROUNDROW
@@ -416,6 +421,9 @@ columnsSuffix:
 	RET
 
 columnsStream:
+	PREFETCHT1 (R8)
+	PREFETCHT1 64(R8)
+	ADDQ       DX, R8
 	SUBQ     $128, R9
 	SUBQ     $128, R10
 	ROUNDROW
@@ -431,6 +439,9 @@ columnsStream:
 
 columnsSuffixInPlace:
 	// x's row is read before the results overwrite it.
+	PREFETCHT1 (R8)
+	PREFETCHT1 64(R8)
+	ADDQ       DX, R8
 	SUBQ    $128, R10
 	ROUNDROW
 	LOADROW

@@ -143,6 +143,12 @@ func TestExclusiveColumnsMatchRows(t *testing.T) {
 					}
 					c := Columns{O: buf[off:], X: x, S: s, Scratch: make([]float32, ColumnsScratch(n)),
 						OStride: ostride, XStride: xstride, N: n, W: w, Stream: stream, Suf: suf}
+					if rng.IntN(2) == 0 {
+						// A next strip to prefetch changes nothing (the
+						// twin ignores it).
+						c.AheadStride = ColumnsWidth + rng.IntN(40)
+						c.Ahead = exclusiveInputs(rng, (n-1)*c.AheadStride+ColumnsWidth)
+					}
 					if band {
 						c.Pre = pre[:w]
 					}
