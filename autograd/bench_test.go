@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tensor-go/tensor"
+	"github.com/tensor-go/tensor/internal/storage"
 )
 
 // Each benchmark pairs a forward with the backward of the same operation,
@@ -39,13 +40,17 @@ func benchPair(b *testing.B, inputs []*tensor.Tensor, f func(tp *Tape) (*tensor.
 		}
 		seed := benchRand(b, 99, out.Shape()...)
 		b.ResetTimer()
-		cpu := cpuSeconds()
+		cpu, pages := cpuSeconds(), storage.ReadStats().Populated
 		for range b.N {
 			if _, err := tp.VJP([]*tensor.Tensor{out}, []*tensor.Tensor{seed}, inputs); err != nil {
 				b.Fatal(err)
 			}
 		}
 		reportCPU(b, cpu)
+		// Pages of fresh (or returned) memory mapped for streamed
+		// gradients: a plain loop's results come from the pool or not,
+		// which moves the backward's CPU time by more than its kernels.
+		b.ReportMetric(float64(storage.ReadStats().Populated-pages)/float64(b.N), "mapped-pages/op")
 	})
 }
 
