@@ -17,6 +17,10 @@ func BenchmarkTiny(b *testing.B) {
 	m4, n4 := f32(1, 4, 4), f32(2, 4, 4)
 	m16, n16 := f32(1, 16, 16), f32(2, 16, 16)
 	b3, c3 := f32(1, 8, 3, 3), f32(2, 8, 3, 3)
+	col, line := f32(1, 64, 1), f32(2, 1, 64)
+	m100, row100 := f32(1, 100, 100), f32(2, 100)
+	cube, col10 := f32(1, 10, 10, 10), f32(2, 10, 1)
+	mT := sweepOperand(b, 1, Float32, []int{64, 64}, true)
 	cases := []struct {
 		name string
 		call func() (*Tensor, error)
@@ -27,6 +31,11 @@ func BenchmarkTiny(b *testing.B) {
 		{"sub/f32/4096", func() (*Tensor, error) { return Sub(x, y) }},
 		{"mul/f32/4096*scalar", func() (*Tensor, error) { return Mul(x, 2.0) }},
 		{"mul/f32/64x64*row", func() (*Tensor, error) { return Mul(m, row) }},
+		{"mul/f32/64x1*1x64", func() (*Tensor, error) { return Mul(col, line) }},
+		{"mul/f32/100x100*row", func() (*Tensor, error) { return Mul(m100, row100) }},
+		{"mul/f32/10x10x10*10x1", func() (*Tensor, error) { return Mul(cube, col10) }},
+		{"mul/f32/transposed64", func() (*Tensor, error) { return Mul(mT, m) }},
+		{"add/f32/64x64*row", func() (*Tensor, error) { return Add(m, row) }},
 		{"mul/f32*i32/4096", func() (*Tensor, error) { return Mul(x, yi) }},
 		{"neg/f32/4096", func() (*Tensor, error) { return Neg(x) }},
 		{"astype/f32-f64/4096", func() (*Tensor, error) { return x.AsType(Float64) }},
@@ -44,11 +53,13 @@ func BenchmarkTiny(b *testing.B) {
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
+			cpu, faults := cpuMarks(b)
 			for b.Loop() {
 				if _, err := c.call(); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, cpu, faults)
 		})
 	}
 }
@@ -78,11 +89,13 @@ func BenchmarkTinyFixed(b *testing.B) {
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
+			cpu, faults := cpuMarks(b)
 			for b.Loop() {
 				if err := c.call(); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, cpu, faults)
 		})
 	}
 }
