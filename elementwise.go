@@ -14,6 +14,14 @@ import (
 // elementwise returns op(x, y) as a new contiguous tensor of the broadcast
 // shape and the promoted dtype. The operands are live and strided.
 func elementwise(op *ewise.Binary, x, y any) (*Tensor, error) {
+	if a, b, ok := sameLayout(x, y); ok {
+		out, err := newProductTensor(a.dtype, a.shape)
+		if err != nil {
+			return nil, wrapErr(op.Name, err)
+		}
+		runContiguous(op, out, a, b, out.cold)
+		return out, nil
+	}
 	a, b, dt, err := binaryOperands(op.Name, x, y)
 	if err != nil {
 		return nil, err
@@ -56,6 +64,13 @@ func elementwiseInto(op *ewise.Binary, out *Tensor, x, y any) error {
 	}
 	if out == nil {
 		return opErr(name, ErrValue, "nil output tensor")
+	}
+	// Operands laid out as out is (requireStrided has checked all three).
+	if a, b, ok := sameLayout(x, y); ok && out.dtype == a.dtype && shape.Equal(out.shape, a.shape) &&
+		out.IsContiguous() && !overlapsDifferently(out, a) && !overlapsDifferently(out, b) {
+		noteWrite(out)
+		runContiguous(op, out, a, b, false) // the caller's buffer may be hot
+		return nil
 	}
 	if err := checkWritable(name, out); err != nil {
 		return err
@@ -116,6 +131,12 @@ func elementwiseRun(op *ewise.Binary, out, a, b *Tensor, c DType, cold bool) {
 		op.Run(c, n, o[0], o[1], o[2])
 		return
 	}
+	elementwiseStrided(op, out, a, b, c, n, o)
+}
+
+// elementwiseStrided is elementwiseRun's planned walk, for operands that
+// are not one run each.
+func elementwiseStrided(op *ewise.Binary, out, a, b *Tensor, c DType, n int, o [3]ewise.Operand) {
 	rank := len(out.shape)
 	var room [3 * 4]int // the three operands' strides, on the stack up to rank 4
 	all := room[:]
@@ -128,6 +149,37 @@ func elementwiseRun(op *ewise.Binary, out, a, b *Tensor, c DType, cold bool) {
 		broadcastByteStrides(strides[i], t, out.shape)
 	}
 	op.RunStrided(c, out.shape, n, o[0], o[1], o[2], strides)
+}
+
+// sameLayout returns x and y when they are tensors of one dtype and one
+// shape, both contiguous: the commonest call (two arrays of the same kind
+// multiplied or added), which then needs no promotion, no broadcast shape
+// and no plan, and is one run whose result has their shape (the callers
+// have checked that both are live and strided).
+func sameLayout(x, y any) (a, b *Tensor, ok bool) {
+	a, ok = x.(*Tensor)
+	if !ok || a == nil {
+		return nil, nil, false
+	}
+	if b, ok = y.(*Tensor); !ok || b == nil || a.dtype != b.dtype || !a.dtype.Valid() ||
+		!shape.Equal(a.shape, b.shape) || !a.IsContiguous() || !b.IsContiguous() {
+		return nil, nil, false
+	}
+	return a, b, true
+}
+
+// runContiguous computes out = op(a, b) for contiguous operands of one
+// dtype and shape (sameLayout): one run of each, element for element.
+func runContiguous(op *ewise.Binary, out, a, b *Tensor, cold bool) {
+	n := out.Size()
+	if n == 0 {
+		return
+	}
+	size := a.dtype.Size()
+	op.Run(a.dtype, n,
+		ewise.Operand{Base: firstElement(out), DType: out.dtype, Stride: size, Cold: cold},
+		ewise.Operand{Base: firstElement(a), DType: a.dtype, Stride: size},
+		ewise.Operand{Base: firstElement(b), DType: b.dtype, Stride: size})
 }
 
 // checkWritable rejects an output whose elements overlap: a broadcast view

@@ -52,6 +52,17 @@ func (t *Tensor) Release() {
 // requireStrided), so this is the one place that decides.
 func requireLive(op string, xs ...any) error {
 	for _, x := range xs {
+		if t, ok := x.(*Tensor); ok && (t == nil || t.released || !t.dtype.Valid()) {
+			return unusableErr(op, xs)
+		}
+	}
+	return nil
+}
+
+// unusableErr is requireLive's error for the first of xs that no operation
+// can use, kept out of requireLive's loop, which every call runs.
+func unusableErr(op string, xs []any) error {
+	for _, x := range xs {
 		if t, ok := x.(*Tensor); ok {
 			if class, why := t.unusable(); class != nil {
 				return opErr(op, class, "%s", why)

@@ -136,6 +136,17 @@ func hasSparse(ts ...*Tensor) bool {
 // *Tensor; other values are ignored) is sparse. Operations that read
 // strided storage call it first.
 func requireStrided(op string, xs ...any) error {
+	for _, x := range xs {
+		if t, ok := x.(*Tensor); ok && (t == nil || t.released || !t.dtype.Valid() || t.layout != Strided) {
+			return notStridedErr(op, xs)
+		}
+	}
+	return nil
+}
+
+// notStridedErr is requireStrided's error: the first unusable operand's,
+// else the first sparse one's.
+func notStridedErr(op string, xs []any) error {
 	if err := requireLive(op, xs...); err != nil {
 		return err
 	}

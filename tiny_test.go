@@ -2,7 +2,9 @@ package tensor
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -83,6 +85,10 @@ func TestTinyCallAllocations(t *testing.T) {
 	x, y := tinyOperand(t, rng, Float32, false, 256), tinyOperand(t, rng, Float32, false, 256)
 	m := tinyOperand(t, rng, Float32, false, 16, 16)
 	row, xi := tinyOperand(t, rng, Float32, false, 16), tinyOperand(t, rng, Int32, false, 256)
+	col, line := tinyOperand(t, rng, Float32, false, 16, 1), tinyOperand(t, rng, Float32, false, 1, 16)
+	cube, col4 := tinyOperand(t, rng, Float32, false, 4, 4, 16), tinyOperand(t, rng, Float32, false, 4, 1)
+	out, outm := tinyOperand(t, rng, Float32, false, 256), tinyOperand(t, rng, Float32, false, 16, 16)
+	mT := m.Transpose()
 	for _, c := range []struct {
 		name string
 		max  float64
@@ -96,6 +102,13 @@ func TestTinyCallAllocations(t *testing.T) {
 		{"mul row", 2, func() (*Tensor, error) { return Mul(m, row) }},
 		{"mul transposed", 2, func() (*Tensor, error) { return Mul(m, m.Transpose()) }},
 		{"mul float32 int32", 2, func() (*Tensor, error) { return Mul(x, xi) }},
+		{"mul outer", 2, func() (*Tensor, error) { return Mul(col, line) }},
+		{"mul column of a 3-d", 2, func() (*Tensor, error) { return Mul(cube, col4) }},
+		{"mulinto", 0, func() (*Tensor, error) { return out, MulInto(out, x, y) }},
+		{"addinto in place", 0, func() (*Tensor, error) { return out, AddInto(out, out, y) }},
+		{"subinto row", 0, func() (*Tensor, error) { return outm, SubInto(outm, m, row) }},
+		{"mulinto transposed", 0, func() (*Tensor, error) { return outm, MulInto(outm, m, mT) }},
+		{"neginto", 0, func() (*Tensor, error) { return out, NegInto(out, x) }},
 		{"astype", 2, func() (*Tensor, error) { return x.AsType(Float64) }},
 		{"reshape", 1, func() (*Tensor, error) { return x.Reshape(16, -1) }},
 		{"transpose", 1, func() (*Tensor, error) { return m.Transpose(), nil }},
@@ -113,6 +126,50 @@ func TestTinyCallAllocations(t *testing.T) {
 		if allocs > c.max {
 			t.Errorf("%s: %v allocations per call, want at most %v", c.name, allocs, c.max)
 		}
+	}
+}
+
+// The element-wise operations check their operands in the same order
+// whichever path then computes them (operands of one layout take a short
+// one): an unusable operand before a sparse one, the first unusable one
+// named, and the into-forms' output first.
+func TestElementwiseCheckOrder(t *testing.T) {
+	x := Must(Rand(1, Float32, 0, 1, 3, 4))
+	y := Must(Rand(2, Float32, 0, 1, 3, 4))
+	released := Must(Rand(3, Float32, 0, 1, 3, 4))
+	released.Release()
+	sp := Must(x.ToSparseCSR())
+	var zero Tensor
+	out := Must(Zeros(Float32, 3, 4))
+	for _, c := range []struct {
+		name  string
+		err   error
+		class error
+		text  string
+	}{
+		{"add released", func() error { _, err := Add(x, released); return err }(), ErrReleased, "was released"},
+		{"add sparse then released", func() error { _, err := Add(sp, released); return err }(), ErrReleased, "was released"},
+		{"add sparse", func() error { _, err := Add(x, sp); return err }(), ErrLayout, "ToDense first"},
+		{"sub zero value", func() error { _, err := Sub(&zero, y); return err }(), ErrValue, "zero value Tensor{}"},
+		{"mul nil", func() error { _, err := Mul(x, (*Tensor)(nil)); return err }(), ErrValue, "nil *Tensor"},
+		{"mul released", func() error { _, err := Mul(released, y); return err }(), ErrReleased, "was released"},
+		{"mulinto released output", MulInto(released, x, y), ErrReleased, "was released"},
+		{"addinto sparse output", AddInto(sp, x, y), ErrLayout, "ToDense first"},
+		{"addinto released input", AddInto(out, x, released), ErrReleased, "was released"},
+		{"subinto wrong dtype", SubInto(Must(Zeros(Int32, 3, 4)), x, y), ErrDType, "cannot write the float32 result"},
+		{"mulinto broadcast output", MulInto(Must(Must(Zeros(Float32, 4)).BroadcastTo(3, 4)), x, y), ErrLayout, "broadcast along dimension 0"},
+		{"neginto released", NegInto(out, released), ErrReleased, "was released"},
+	} {
+		if c.err == nil || !errors.Is(c.err, c.class) || !strings.Contains(c.err.Error(), c.text) {
+			t.Errorf("%s: %v, want %v saying %q", c.name, c.err, c.class, c.text)
+		}
+	}
+	// The short path's results are the general path's: the same sums
+	// computed through a strided view of the same elements.
+	got := Must(Add(x, y))
+	want := Must(Add(Must(x.Transpose().Contiguous()).Transpose(), y))
+	if !bytes.Equal(rawBytes(got), rawBytes(Must(want.Contiguous()))) {
+		t.Fatalf("Add of contiguous operands %v, through a view %v", got, want)
 	}
 }
 

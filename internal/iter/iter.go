@@ -243,6 +243,16 @@ func Call(kernel Kernel, n, nops int, ptrs [MaxOperands]unsafe.Pointer, strides 
 	putArgs(args)
 }
 
+// Call3 is Call for the three operands of a binary operation, passed
+// one by one: a small call's path then copies no arrays of operands.
+func Call3(kernel Kernel, n int, p0, p1, p2 unsafe.Pointer, s0, s1, s2 int) {
+	args := getArgs()
+	args.ptrs[0], args.ptrs[1], args.ptrs[2] = p0, p1, p2
+	args.strides[0], args.strides[1], args.strides[2] = s0, s1, s2
+	kernel(args.ptrs[:3], args.strides[:3], n)
+	putArgs(args)
+}
+
 // walk calls kernel for the runs numbered [first, last), each narrowed to
 // its elements [lo, hi).
 func (p *Plan) walk(bases []unsafe.Pointer, first, last, lo, hi int, kernel Kernel) {
