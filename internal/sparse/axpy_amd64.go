@@ -41,14 +41,16 @@ func axpy4F64AVX512(y []float64, a0, a1, a2, a3 float64, x0, x1, x2, x3 *float64
 
 func init() {
 	kernelSets.Add(kernels.AVX512, kernelSet{
-		f32: withGather(asmKernels(axpyF32AVX512, axpy4F32AVX512),
+		f32: withRows(withGather(asmKernels(axpyF32AVX512, axpy4F32AVX512),
 			asmGather(16, 4, [4][2]gatherBlock[float32]{
 				{gather8F32AVX512, gather8mF32AVX512}, {gather4F32AVX512, gather4mF32AVX512},
 				{gather2F32AVX512, gather2mF32AVX512}, {gather1F32AVX512, gather1mF32AVX512}})),
-		f64: withGather(asmKernels(axpyF64AVX512, axpy4F64AVX512),
+			asmGatherRows(16, 4, gatherRows1mF32AVX512, gatherRows2mF32AVX512)),
+		f64: withRows(withGather(asmKernels(axpyF64AVX512, axpy4F64AVX512),
 			asmGather(8, 8, [4][2]gatherBlock[float64]{
 				{gather8F64AVX512, gather8mF64AVX512}, {gather4F64AVX512, gather4mF64AVX512},
 				{gather2F64AVX512, gather2mF64AVX512}, {gather1F64AVX512, gather1mF64AVX512}})),
+			asmGatherRows(8, 8, gatherRows1mF64AVX512, gatherRows2mF64AVX512)),
 	})
 }
 

@@ -15,6 +15,11 @@ type rowKernels[T Number] struct {
 	// them; cols may go on past len(vals), with the entries of the rows
 	// that come next, which a kernel may prefetch.
 	gather func(out []T, b Dense[T], cols []int64, vals []T)
+
+	// rows, where a set has it, computes rows [lo, hi) of c = a·b as
+	// gather would row by row, for the widths of b it takes, and reports
+	// whether it took this one; nil takes none.
+	rows func(a *CSR[T], b, c Dense[T], lo, hi int) bool
 }
 
 // withGather returns k with gather g, or, for g nil, with gather's Go twin
@@ -84,4 +89,10 @@ func axpy4[T Number](y []T, a0, a1, a2, a3 T, x0, x1, x2, x3 []T) {
 		t += product(a3, x3[j], cmul)
 		y[j] = t
 	}
+}
+
+// withRows returns k with the multi-row kernel rows.
+func withRows[T Number](k rowKernels[T], rows func(a *CSR[T], b, c Dense[T], lo, hi int) bool) rowKernels[T] {
+	k.rows = rows
+	return k
 }

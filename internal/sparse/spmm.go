@@ -73,10 +73,10 @@ func SpMMCOO[T Number](a *COO[T], b, c Dense[T], threads int) {
 
 // spmmRows computes rows [lo, hi) of c = a·b.
 func spmmRows[T Number](a *CSR[T], b, c Dense[T], lo, hi int) {
-	if spmmNarrow(a, b, c, lo, hi) {
+	k := kernelsFor[T]()
+	if k.rows != nil && k.rows(a, b, c, lo, hi) || spmmNarrow(a, b, c, lo, hi) {
 		return
 	}
-	k := kernelsFor[T]()
 	var acc []T
 	if !c.rowsContiguous() {
 		acc = make([]T, c.Cols)
