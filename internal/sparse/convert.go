@@ -97,6 +97,24 @@ func (c *COO[T]) GroupRows() *CSR[T] {
 	return &CSR[T]{Rows: c.Rows, Cols: c.Cols, RowPtr: rowPtr, ColIdx: colIdx, Values: values}
 }
 
+// columns returns cᵀ in CSR form, row j of it holding the entries of
+// column j of c in c's storage order (ascending rows, and a row's entries
+// in their order), neither sorted within a row of c nor merged.
+func (c *CSR[T]) columns() *CSR[T] {
+	rowPtr := rowPtrOf(c.Cols, c.ColIdx)
+	next := slices.Clone(rowPtr[:c.Cols])
+	rowIdx := make([]int64, len(c.ColIdx))
+	values := make([]T, len(c.Values))
+	for i := range c.Rows {
+		for p := c.RowPtr[i]; p < c.RowPtr[i+1]; p++ {
+			q := next[c.ColIdx[p]]
+			next[c.ColIdx[p]]++
+			rowIdx[q], values[q] = int64(i), c.Values[p]
+		}
+	}
+	return &CSR[T]{Rows: c.Cols, Cols: c.Rows, RowPtr: rowPtr, ColIdx: rowIdx, Values: values, Sorted: c.Sorted}
+}
+
 // A SizeError reports a conversion whose result would need more memory
 // than its caller allows: Need bytes (saturated at math.MaxUint64), more
 // than Limit.

@@ -14,6 +14,11 @@ type Dense[T any] struct {
 // At returns element (i, j).
 func (d Dense[T]) At(i, j int) T { return d.Data[d.Off+i*d.RS+j*d.CS] }
 
+// transposed returns the view of dᵀ.
+func (d Dense[T]) transposed() Dense[T] {
+	return Dense[T]{Data: d.Data, Off: d.Off, RS: d.CS, CS: d.RS, Rows: d.Cols, Cols: d.Rows}
+}
+
 // rowsContiguous reports whether every row is a contiguous run of Data:
 // CS is 1, or a row has one element.
 func (d Dense[T]) rowsContiguous() bool { return d.CS == 1 || d.Cols == 1 }
