@@ -66,8 +66,20 @@ func contiguousRows[T Number](b Dense[T], threads int) Dense[T] {
 // then SpMM took about 35 ms against about 60 ms for adding each entry
 // straight into its row of c, since grouped rows stay in cache and go four
 // entries per pass. Grouped rows are also independent, so they split over
-// threads. A coalesced a needs only its row pointers.
+// threads. A coalesced a needs only its row pointers. A narrow real b
+// (cooDirectMax columns, cooDirectBytes per row) is the exception: there
+// the grouping cost several times the product, and each entry's products
+// go straight into c, in storage order, on the calling goroutine (the same
+// sums, spmmCOODirect).
 func SpMMCOO[T Number](a *COO[T], b, c Dense[T], threads int) {
+	if a.Cols != b.Rows {
+		panic(fmt.Sprintf("sparse: SpMM inner sizes differ: %d×%d · %d×%d", a.Rows, a.Cols, b.Rows, b.Cols))
+	}
+	b.mustFit("SpMM operand")
+	c.mustShape("SpMM result", a.Rows, b.Cols)
+	if c.Rows == 0 || c.Cols == 0 || spmmCOODirect(a, b, c) {
+		return
+	}
 	SpMM(a.GroupRows(), b, c, threads)
 }
 
