@@ -1001,10 +1001,11 @@ def grad_case(rng, runner, stats):
     if not names:
         return
     params = rng.sample(names, rng.randint(1, len(names)))
-    # An empty parameter differentiated twice: its first gradient is empty, and the tape may
-    # multiply the zero cotangent that comes back from it by an infinite input (0 * inf = NaN, the
-    # IEEE answer gradients.md allows for inputs that are not finite) where PyTorch's engine
-    # skips the empty branch; finite inputs there.
+    # An empty parameter differentiated twice: its first gradient is empty, and the zero
+    # cotangent that comes back from it meets an infinite input in a matmul's backward (0 * inf =
+    # NaN, the IEEE answer gradients.md allows for inputs that are not finite; torch.prod's own
+    # double backward gives NaN there too, in more places), where this reference's empty product
+    # is a constant and gives 0; finite inputs there.
     # Complex products with infinite parts: PyTorch's gradients go through its own complex
     # product, not §5's formula; finite there too.
     # Second derivatives with infinite inputs have no one answer: a sum of terms such as
