@@ -170,19 +170,25 @@ func (r *planned) streamingKernel() iter.Kernel {
 }
 
 // longRows reports whether the output's rows (its innermost dimension)
-// are 1 KiB or more, long enough to stream: the streaming kernels store a
-// row's partial lines at either end as usual and only its whole lines
-// around the cache, so a row need not be whole lines (a [1000, 1000] ×
-// [1000, 1] float32 Mul, rows of 4000 bytes, plain loop: 0.78-0.82x the
+// are 384 bytes or more, long enough to stream: the streaming kernels
+// store a row's partial lines at either end as usual and only its whole
+// lines around the cache, so a row need not be whole lines (a [1000, 1000]
+// × [1000, 1] float32 Mul, rows of 4000 bytes, plain loop: 0.78-0.82x the
 // CPU streamed, a transposed operand 0.87-0.99x; alternating processes,
-// Sapphire Rapids under KVM, load 16). Shorter rows keep ordinary stores:
-// each run's streamed part would be a few lines.
+// Sapphire Rapids under KVM, load 16). Rows of 400 bytes, five whole lines
+// or more each, pay too, since a cold result is also mapped ahead instead
+// of faulting page by page: [100, 100, 100] × [100, 1, 100] float32 Mul
+// 0.5-0.98x the CPU per call on one goroutine (median 0.83), 0.69-1.0x on
+// two, 58-150 page faults a call -> under 1; the 100³ Mul by a reversed operand
+// (tiled) 0.7-1.05x (four alternating rounds, Emerald Rapids, load 24).
+// Shorter rows keep ordinary stores: each run's streamed part would be a
+// few lines.
 func longRows(shape []int, c dtype.DType) bool {
 	row := 0
 	if len(shape) > 0 {
 		row = shape[len(shape)-1] * c.Size()
 	}
-	return row >= 1024
+	return row >= 384
 }
 
 // readsInOrder reports whether an input of byte strides st over shape to
