@@ -157,10 +157,10 @@ type Columns struct {
 	Pre, Suf         []float64
 	// Ahead, when given, is the input the caller computes next (the
 	// next strip): N rows of ColumnsWidth elements, AheadStride apart.
-	// The kernels that honour it prefetch its rows into the L2 cache
+	// The AVX-512 and AVX2 kernels prefetch its rows into the L2 cache
 	// during the second pass, which reads only the cache, so that the
-	// next strip's reads from memory overlap this one's arithmetic. It
-	// changes no result.
+	// next strip's reads from memory overlap this one's arithmetic (the
+	// Go twin ignores it). It changes no result.
 	Ahead            []float32
 	AheadStride      int
 	OStride, XStride int

@@ -33,7 +33,7 @@ func exclusiveSuffixScaledAVX2(o []float32, run []float64, x, s []float32)
 func exclusiveColumnsAVX512(o, x, s, scratch *float32, ostride, xstride, n, w int, stream, inplace bool, pre, suf *float64, ahead *float32, step int)
 
 //go:noescape
-func exclusiveColumnsAVX2(o, x, s, scratch *float32, ostride, xstride, n int, inplace, stream bool, pre, suf *float64)
+func exclusiveColumnsAVX2(o, x, s, scratch *float32, ostride, xstride, n int, inplace, stream bool, pre, suf *float64, ahead *float32, step int)
 
 //go:noescape
 func transpose16AVX2(dst *float32, dstRow, dstStep int, src *float32, srcRow, srcStep, blocks int, stream bool)
@@ -107,7 +107,8 @@ func columnsAVX2(c *Columns) {
 		return
 	}
 	s, pre, suf := c.kernelPointers()
-	exclusiveColumnsAVX2(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, c.inPlace(), c.streamable(), pre, suf)
+	ahead, step := c.aheadRows()
+	exclusiveColumnsAVX2(&c.O[0], &c.X[0], s, &c.Scratch[0], c.OStride, c.XStride, c.N, c.inPlace(), c.streamable(), pre, suf, ahead, step)
 }
 
 // narrowAVX2Min is the narrowest strip columnsNarrowAVX2 takes: below it
@@ -152,7 +153,7 @@ func columnsNarrowAVX2(c *Columns) {
 		copy(runs[1][:], c.Suf[:c.W])
 		sufp = &runs[1][0]
 	}
-	exclusiveColumnsAVX2(&strip[0], &strip[0], sp, &pre[0], lanes, lanes, c.N, true, false, prep, sufp)
+	exclusiveColumnsAVX2(&strip[0], &strip[0], sp, &pre[0], lanes, lanes, c.N, true, false, prep, sufp, &strip[0], 0)
 	for i := range c.N {
 		copy(c.O[i*c.OStride:][:c.W], strip[i*lanes:][:c.W])
 	}

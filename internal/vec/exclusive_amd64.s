@@ -918,8 +918,8 @@ GLOBL ones128F32<>(SB), RODATA|NOPTR, $128
 	VMOVUPD      192(BX), Y6; \
 	VMOVUPD      224(BX), Y7
 
-// func exclusiveColumnsAVX2(o, x, s, scratch *float32, ostride, xstride, n int, inplace, stream bool, pre, suf *float64)
-TEXT ·exclusiveColumnsAVX2(SB), NOSPLIT, $0-80
+// func exclusiveColumnsAVX2(o, x, s, scratch *float32, ostride, xstride, n int, inplace, stream bool, pre, suf *float64, ahead *float32, step int)
+TEXT ·exclusiveColumnsAVX2(SB), NOSPLIT, $0-96
 	MOVQ o+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ s+16(FP), R8
@@ -993,6 +993,8 @@ columns2SecondStart:
 	IMULQ R11, AX
 	ADDQ  AX, DI
 	MOVQ  DI, SI
+	MOVQ  ahead+80(FP), BX     // the next strip, prefetched a row at a time
+	MOVQ  step+88(FP), DX      // bytes a row of it
 	TESTQ R14, R14
 	JNZ   columns2SuffixInPlace
 	MOVBLZX stream+57(FP), AX
@@ -1000,6 +1002,9 @@ columns2SecondStart:
 	JNZ   columns2Stream
 
 columns2Suffix:
+	PREFETCHT1 (BX)
+	PREFETCHT1 64(BX)
+	ADDQ       DX, BX
 	SUBQ $128, R9
 	SUBQ $128, R10
 	SUFFIXROW2(R9, VMOVUPS)
@@ -1010,6 +1015,9 @@ columns2Suffix:
 	RET
 
 columns2Stream:
+	PREFETCHT1 (BX)
+	PREFETCHT1 64(BX)
+	ADDQ       DX, BX
 	SUBQ $128, R9
 	SUBQ $128, R10
 	SUFFIXROW2(R9, VMOVNTPS)
@@ -1021,6 +1029,9 @@ columns2Stream:
 	RET
 
 columns2SuffixInPlace:
+	PREFETCHT1 (BX)
+	PREFETCHT1 64(BX)
+	ADDQ       DX, BX
 	SUBQ $128, R10
 	SUFFIXROW2(SI, VMOVUPS)
 	SUBQ R11, DI
