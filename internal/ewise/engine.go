@@ -46,8 +46,22 @@ type Operand struct {
 // 0.56-0.98x from 1.5 to 16 MiB): a plain loop writes far more distinct
 // buffers between collections than any L3 holds (docs/memory.md).
 // Into-forms and Released buffers are not cold: the caller's buffer may
-// be hot.
-var ColdStreamBytes = vec.StreamThreshold() * 3 / 4
+// be hot. Processors measured to differ take their entry of
+// coldStreamFrom instead.
+var ColdStreamBytes = kernels.ForProcessor(kernels.ProcessorID(), coldStreamFrom, vec.StreamThreshold()*3/4)
+
+// coldStreamFrom holds ColdStreamBytes where it was measured to differ
+// from 1.5 L2.
+var coldStreamFrom = []kernels.Measured[int]{
+	// Emerald Rapids (Xeon, family 6 model 207, 2 MiB L2, under KVM):
+	// plain loops of cold results took 0.27-0.78x the process CPU per
+	// call streamed from 768 KiB to 1.5 MiB (float32 and int8 Mul,
+	// float64 Add; the 1M int8 product 0.62-0.71x), 0.38-0.57x at
+	// 512 KiB, and 0.73-0.89x when the result is read next (Sum) from
+	// 768 KiB, level at 512 KiB (BenchmarkColdStreamAB, both stores
+	// alternating in one process, load 15-19): 768 KiB.
+	{Vendor: "GenuineIntel", Family: 6, Models: []int{207}, Value: 768 << 10},
+}
 
 // StreamOutputBytes is the output size from which a broadcast operation
 // stores its output around the cache, run by run: the output is then far
