@@ -22,6 +22,9 @@ func elementwise(op *ewise.Binary, x, y any) (*Tensor, error) {
 		runContiguous(op, out, a, b, out.cold)
 		return out, nil
 	}
+	if out, ok, err := elementwiseValue(op, x, y); ok {
+		return out, err
+	}
 	a, b, dt, err := binaryOperands(op.Name, x, y)
 	if err != nil {
 		return nil, err
@@ -166,6 +169,44 @@ func sameLayout(x, y any) (a, b *Tensor, ok bool) {
 		return nil, nil, false
 	}
 	return a, b, true
+}
+
+// elementwiseValue computes op(x, y) when one operand is a contiguous
+// tensor and the other a Go number that takes its dtype (Mul(x, 2.0) of
+// a float32 x), and the call is small (ewise.Binary.RunsSmall): the
+// number, converted as binaryOperands converts it, is passed by value to
+// the kernel (ewise.Binary.RunValue) rather than as a 0-d tensor, the
+// call's one allocation besides its result. ok is false, with nothing
+// done, for every other call.
+func elementwiseValue(op *ewise.Binary, x, y any) (out *Tensor, ok bool, err error) {
+	a, isTensor := x.(*Tensor)
+	v, first := y, false
+	if !isTensor {
+		if a, isTensor = y.(*Tensor); !isTensor {
+			return nil, false, nil
+		}
+		v, first = x, true
+	}
+	if a == nil || !a.dtype.Valid() || !a.IsContiguous() || !op.RunsSmall(a.dtype, a.Size()) {
+		return nil, false, nil
+	}
+	s, parsed := parseScalar(v)
+	if !parsed || dtype.ScalarResult(a.dtype, s.kind) != a.dtype {
+		return nil, false, nil
+	}
+	value, fits := s.valueIn(a.dtype)
+	if !fits {
+		return nil, false, nil
+	}
+	out, err = newProductTensor(a.dtype, a.shape)
+	if err != nil {
+		return nil, true, wrapErr(op.Name, err)
+	}
+	if n := out.Size(); n > 0 {
+		size := a.dtype.Size()
+		op.RunValue(a.dtype, n, firstElement(out), firstElement(a), size, value, first)
+	}
+	return out, true, nil
 }
 
 // runContiguous computes out = op(a, b) for contiguous operands of one

@@ -133,6 +133,29 @@ func (s hostScalar) as(op string, dt dtype.DType) (*Tensor, error) {
 	return &h.t, nil
 }
 
+// valueIn returns s converted to dt as as does, as the bits of one
+// element, for the conversions Go does itself with as's rounding (to
+// nearest even): none, float64 to float32, and int64 to int32 (in range),
+// float32 or float64. It returns false for the others, which as converts
+// through package cast (whose pointers escape: two allocations here).
+func (s hostScalar) valueIn(dt dtype.DType) (v [2]uint64, ok bool) {
+	switch {
+	case dt == s.dt:
+		return s.bits, true
+	case s.dt == dtype.Float64 && dt == dtype.Float32:
+		*(*float32)(unsafe.Pointer(&v)) = float32(*(*float64)(unsafe.Pointer(&s.bits)))
+	case s.dt == dtype.Int64 && dt == dtype.Int32 && fitsDType(s, dt):
+		*(*int32)(unsafe.Pointer(&v)) = int32(*(*int64)(unsafe.Pointer(&s.bits)))
+	case s.dt == dtype.Int64 && dt == dtype.Float32:
+		*(*float32)(unsafe.Pointer(&v)) = float32(*(*int64)(unsafe.Pointer(&s.bits)))
+	case s.dt == dtype.Int64 && dt == dtype.Float64:
+		*(*float64)(unsafe.Pointer(&v)) = float64(*(*int64)(unsafe.Pointer(&s.bits)))
+	default:
+		return v, false
+	}
+	return v, true
+}
+
 // scalarHeader is a 0-d tensor with its element and the element it was
 // converted from, allocated together.
 type scalarHeader struct {

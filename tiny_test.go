@@ -3,12 +3,14 @@ package tensor
 import (
 	"bytes"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/shape"
 )
 
 // rawBytes returns the bytes of a contiguous t's elements.
@@ -98,7 +100,7 @@ func TestTinyCallAllocations(t *testing.T) {
 		{"add", 2, func() (*Tensor, error) { return Add(x, y) }},
 		{"sub", 2, func() (*Tensor, error) { return Sub(x, y) }},
 		{"neg", 2, func() (*Tensor, error) { return Neg(x) }},
-		{"mul scalar", 3, func() (*Tensor, error) { return Mul(x, 2.0) }},
+		{"mul scalar", 2, func() (*Tensor, error) { return Mul(x, 2.0) }},
 		{"mul row", 2, func() (*Tensor, error) { return Mul(m, row) }},
 		{"mul transposed", 2, func() (*Tensor, error) { return Mul(m, m.Transpose()) }},
 		{"mul float32 int32", 2, func() (*Tensor, error) { return Mul(x, xi) }},
@@ -170,6 +172,68 @@ func TestElementwiseCheckOrder(t *testing.T) {
 	want := Must(Add(Must(x.Transpose().Contiguous()).Transpose(), y))
 	if !bytes.Equal(rawBytes(got), rawBytes(Must(want.Contiguous()))) {
 		t.Fatalf("Add of contiguous operands %v, through a view %v", got, want)
+	}
+}
+
+// A Go number beside a small contiguous tensor is passed to the kernel by
+// value (elementwiseValue); the results are the bits of the 0-d tensor the
+// general path makes, on either side, for every dtype and value.
+func TestScalarOperandByValue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	ops := []struct {
+		name string
+		f    func(x, y any) (*Tensor, error)
+	}{{"mul", Mul}, {"add", Add}, {"sub", Sub}}
+	for _, dt := range dtype.All {
+		for _, s := range []any{3, 100000, -2.5, 0.1, 1e300, math.NaN(), math.Copysign(0, -1), true, complex(1.5, -2)} {
+			for _, shp := range [][]int{{}, {1}, {7}, {3, 5}, {1000}} {
+				x := tinyOperand(t, rng, dt, true, shp...)
+				for _, op := range ops {
+					if op.name == "sub" && (dt == Bool || s == true) {
+						continue
+					}
+					for _, first := range []bool{false, true} {
+						call := func(v any) (*Tensor, error) {
+							if first {
+								return op.f(v, x)
+							}
+							return op.f(x, v)
+						}
+						got, err := call(s)
+						if err != nil {
+							// Only an integer out of the tensor's range fails.
+							if s != 100000 || !errors.Is(err, ErrValue) || !strings.Contains(err.Error(), "outside the range of "+dt.String()) {
+								t.Fatalf("%s %v %v %v: %v", op.name, dt, s, shp, err)
+							}
+							continue
+						}
+						// The general path: the number as a 0-d tensor of the result dtype.
+						var src *Tensor
+						switch v := s.(type) {
+						case int:
+							src = ScalarOf(v)
+						case float64:
+							src = ScalarOf(v)
+						case bool:
+							src = ScalarOf(v)
+						case complex128:
+							src = ScalarOf(v)
+						}
+						ref, err := src.AsType(got.dtype)
+						if err != nil {
+							t.Fatal(err)
+						}
+						want, err := call(ref)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if got.dtype != want.dtype || !shape.Equal(got.shape, want.shape) || !bytes.Equal(rawBytes(got), rawBytes(want)) {
+							t.Fatalf("%s %v %v %v (first %v): got %v %v, want %v %v", op.name, dt, s, shp, first, got.dtype, got, want.dtype, want)
+						}
+					}
+				}
+			}
+		}
 	}
 }
 

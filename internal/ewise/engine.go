@@ -102,6 +102,23 @@ func (op *Binary) Run(c dtype.DType, n int, out, a, b Operand) {
 	op.runFlat(c, dts, n, [3]Operand{out, a, b}, cold)
 }
 
+// RunsSmall reports whether an operation of n elements of dtype c is small
+// enough for RunValue: under the parallel threshold and the output under
+// ColdStreamBytes, so that Run would make it one kernel call on the
+// calling goroutine.
+func (op *Binary) RunsSmall(c dtype.DType, n int) bool {
+	return n < iter.MinParallel && n*c.Size() < ColdStreamBytes
+}
+
+// RunValue computes out = a op v (v op a when first is set), n elements
+// of dtype c, for a small operation (RunsSmall): out and a are
+// contiguous runs advancing stride bytes per element, and v is one value
+// of dtype c, as the bits of its element, broadcast everywhere. It is the
+// kernel call Run makes for a 0-d operand holding v, with the same bits.
+func (op *Binary) RunValue(c dtype.DType, n int, out, a unsafe.Pointer, stride int, v [2]uint64, first bool) {
+	iter.CallValue(op.kernels[c], n, out, a, stride, v, first)
+}
+
 // RunStrided computes out = a op b, n elements of the output's shape, in
 // dtype c, operand k having byte strides strides[k] over shape (0 along
 // broadcast dimensions). The operation is walked by an iter.Plan, shared

@@ -218,6 +218,7 @@ func (p *Plan) RunRange(bases []unsafe.Pointer, first, last int, kernel Kernel) 
 type Args struct {
 	ptrs    [MaxOperands]unsafe.Pointer
 	strides [MaxOperands]int
+	value   [2]uint64 // CallValue's broadcast value, room for any element
 }
 
 var argsPool = sync.Pool{New: func() any { return new(Args) }}
@@ -249,6 +250,28 @@ func Call3(kernel Kernel, n int, p0, p1, p2 unsafe.Pointer, s0, s1, s2 int) {
 	args := getArgs()
 	args.ptrs[0], args.ptrs[1], args.ptrs[2] = p0, p1, p2
 	args.strides[0], args.strides[1], args.strides[2] = s0, s1, s2
+	kernel(args.ptrs[:3], args.strides[:3], n)
+	putArgs(args)
+}
+
+// CallValue is Call3 for a binary operation whose other input is one
+// value broadcast everywhere (stride 0): v, the bits of one element, is
+// copied into the pooled arguments and passed from there, as input 2, or
+// as input 1 when first is set; out and a advance stride bytes per
+// element. A Go number operand then needs no 0-d tensor of its own.
+func CallValue(kernel Kernel, n int, out, a unsafe.Pointer, stride int, v [2]uint64, first bool) {
+	args := getArgs()
+	args.value = v
+	args.ptrs[0], args.ptrs[1], args.ptrs[2] = out, a, unsafe.Pointer(&args.value)
+	vs := 0
+	if n == 1 {
+		vs = stride // as Run passes a one-element call's 0-d operand
+	}
+	args.strides[0], args.strides[1], args.strides[2] = stride, stride, vs
+	if first {
+		args.ptrs[1], args.ptrs[2] = args.ptrs[2], args.ptrs[1]
+		args.strides[1], args.strides[2] = vs, stride
+	}
 	kernel(args.ptrs[:3], args.strides[:3], n)
 	putArgs(args)
 }
