@@ -141,3 +141,72 @@ func TestSumComplex64Pairs(t *testing.T) {
 		}
 	}
 }
+
+// TestProdFloat64Pairs is TestProdFloat32Pairs for float64, whose chunks
+// and rows go through vec.ProdF64Pair and vec.SumF64Pair: each chunk or
+// row is ProdF64 (SumF64) of it, chunks combine in order with ProdF64
+// (SumF64); odd chunk and row counts, rows shorter than a block and with
+// every tail length near one, one, two and three goroutines, specials.
+func TestProdFloat64Pairs(t *testing.T) {
+	defer func(c int) { reduceChunk = c }(reduceChunk)
+	reduceChunk = 1000
+	rng := rand.New(rand.NewPCG(25, 26))
+	specials := []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0, 5e-324}
+	data := func(n int, special bool) []float64 {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = math.Exp2((rng.Float64() - 0.5) / 64)
+		}
+		if special && n > 0 {
+			s[rng.IntN(n)] = specials[rng.IntN(len(specials))]
+		}
+		return s
+	}
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || a != a && b != b }
+	negZero := math.Copysign(0, -1)
+	for _, procs := range []int{1, 2, 3} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		for k, n := range []int{1000, 1999, 2000, 3001, 8*1000 + 37, 70001, 300001, 301000} {
+			s := data(n, k%2 == 1)
+			var prods, sums []float64
+			for c := 0; c < n; c += reduceChunk {
+				prods = append(prods, vec.ProdF64(s[c:min(c+reduceChunk, n)]))
+				sums = append(sums, negZero+vec.SumF64(s[c:min(c+reduceChunk, n)]))
+			}
+			if got, want := Must(Prod(Must(FromSlice(s, n)))).storageF64(t)[0], vec.ProdF64(prods); !same(got, want) {
+				t.Fatalf("procs %d: Prod of %d float64 = %v, want %v", procs, n, got, want)
+			}
+			if got, want := Must(Sum(Must(FromSlice(s, n)))).storageF64(t)[0], negZero+vec.SumF64(sums); !same(got, want) {
+				t.Fatalf("procs %d: Sum of %d float64 = %v, want %v", procs, n, got, want)
+			}
+		}
+		shapes := [][2]int{{1, 64}, {2, 100}, {3, 33}, {7, 1000}, {64, 257}, {301, 520}, {4000, 3}}
+		for w := 1; w <= 65; w++ {
+			shapes = append(shapes, [2]int{5, w}) // every tail length, and the blocks around them
+		}
+		for k, sh := range shapes {
+			s := data(sh[0]*sh[1], k%2 == 0)
+			x := Must(FromSlice(s, sh[0], sh[1]))
+			prods, sums := Must(Prod(x, Axis(1))).storageF64(t), Must(Sum(x, Axis(1))).storageF64(t)
+			for i := range sh[0] {
+				row := s[i*sh[1] : (i+1)*sh[1]]
+				if want := vec.ProdF64(row); !same(prods[i], want) {
+					t.Fatalf("procs %d: row %d of %v over axis 1 = %v, want %v", procs, i, sh, prods[i], want)
+				}
+				if want := negZero + vec.SumF64(row); !same(sums[i], want) {
+					t.Fatalf("procs %d: row %d of %v summed over axis 1 = %v, want %v", procs, i, sh, sums[i], want)
+				}
+			}
+		}
+	}
+}
+
+// storageF64 returns a float64 tensor's elements in order.
+func (x *Tensor) storageF64(t *testing.T) []float64 {
+	t.Helper()
+	v, err := Elements[float64](x)
+	if err != nil {
+		t.Fatal(fmt.Errorf("elements: %w", err))
+	}
+	return v
+}

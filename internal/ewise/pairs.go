@@ -35,10 +35,16 @@ func (r *Reduction) withPairs(table func(dtype.DType) PairKernel) *Reduction {
 	return r
 }
 
-// sumPairs is Sum's table of pair kernels (see prodPairs): float32, and
-// complex64, whose sums are float32 sums of the parts.
+// sumPairs is Sum's table of pair kernels (see prodPairs): float32 and
+// float64, and complex64, whose sums are float32 sums of the parts.
 func sumPairs(dt dtype.DType) PairKernel {
 	switch dt {
+	case dtype.Float64:
+		return func(acc0, acc1, x0, x1 unsafe.Pointer, n int) {
+			s0, s1 := vec.SumF64Pair(run[float64](x0, n), run[float64](x1, n))
+			*(*float64)(acc0) += s0
+			*(*float64)(acc1) += s1
+		}
 	case dtype.Float32:
 		return func(acc0, acc1, x0, x1 unsafe.Pointer, n int) {
 			s0, s1 := vec.SumF32Pair(run[float32](x0, n), run[float32](x1, n))
@@ -56,14 +62,23 @@ func sumPairs(dt dtype.DType) PairKernel {
 }
 
 // prodPairs is Prod's table of pair kernels: float32, whose widening loads
-// make one run at a time the slowest.
+// make one run at a time the slowest, and float64, whose pair kernel
+// (AVX-512) does a run's tail and fold in registers where one run at a
+// time returns its lanes to Go (vec.ProdF64Pair).
 func prodPairs(dt dtype.DType) PairKernel {
-	if dt != dtype.Float32 {
-		return nil
+	switch dt {
+	case dtype.Float32:
+		return func(acc0, acc1, x0, x1 unsafe.Pointer, n int) {
+			p0, p1 := vec.ProdF32Pair(run[float32](x0, n), run[float32](x1, n))
+			*(*float64)(acc0) *= p0
+			*(*float64)(acc1) *= p1
+		}
+	case dtype.Float64:
+		return func(acc0, acc1, x0, x1 unsafe.Pointer, n int) {
+			p0, p1 := vec.ProdF64Pair(run[float64](x0, n), run[float64](x1, n))
+			*(*float64)(acc0) *= p0
+			*(*float64)(acc1) *= p1
+		}
 	}
-	return func(acc0, acc1, x0, x1 unsafe.Pointer, n int) {
-		p0, p1 := vec.ProdF32Pair(run[float32](x0, n), run[float32](x1, n))
-		*(*float64)(acc0) *= p0
-		*(*float64)(acc1) *= p1
-	}
+	return nil
 }

@@ -20,8 +20,10 @@ type prodKernels struct {
 	// (tails and folds included, so the two results travel as two
 	// floats); nil where the set has none, and ProdF32Pair then reduces
 	// the runs one after the other.
-	f32Pair   func(a, b []float32) (float64, float64)
-	f64       func(a []float64) [lanes8]float64
+	f32Pair func(a, b []float32) (float64, float64)
+	f64     func(a []float64) [lanes8]float64
+	// f64Pair is f32Pair for float64 runs (ProdF64 of each).
+	f64Pair   func(a, b []float64) (float64, float64)
 	i32       func(a []int32) [lanes4]int32
 	i64       func(a []int64) [lanes8]int64
 	i8        func(a []int8) [lanes4]int32
@@ -79,6 +81,18 @@ func ProdF64(a []float64) float64 {
 		lane[j] *= v
 	}
 	return prodImpl.foldF64(lane)
+}
+
+// ProdF64Pair returns ProdF64(a) and ProdF64(b), bit for bit, reading
+// runs of equal length side by side, tails and folds included, where the
+// kernel set can (AVX-512); others reduce the runs one after the other.
+// Rows of a thousand float64 (a reduction over the last axis) then cost
+// one call a pair instead of a block kernel, a Go tail and a fold a row.
+func ProdF64Pair(a, b []float64) (float64, float64) {
+	if len(a) != len(b) || prodImpl.f64Pair == nil {
+		return ProdF64(a), ProdF64(b)
+	}
+	return prodImpl.f64Pair(a, b)
 }
 
 // ProdI32 returns the wrapping product of a (also serves uint32):

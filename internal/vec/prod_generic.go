@@ -5,8 +5,8 @@ import "github.com/tensor-go/tensor/internal/kernels"
 // prodGo is the Go twin of every block kernel.
 var prodGo = prodKernels{
 	f32: blocksF64[float32], f64: blocks8[float64],
-	f32Pair: prodF32PairGo,
-	i32:     blocks4[int32], i64: blocks8[int64],
+	f32Pair: prodF32PairGo, f64Pair: prodF64PairGo,
+	i32: blocks4[int32], i64: blocks8[int64],
 	i8: blocksWiden[int8], u8: blocksWiden[uint8],
 	i16: blocksWiden[int16], u16: blocksWiden[uint16],
 	f16: blocksHalf(f16ToF32), bf16: blocksHalf(bf16ToF32),
@@ -86,8 +86,13 @@ func prodF32PairGo(a, b []float32) (float64, float64) {
 	return prodOneGo(a), prodOneGo(b[:len(a)])
 }
 
-// prodOneGo is ProdF32 with the Go twins.
-func prodOneGo(a []float32) float64 {
+// prodF64PairGo is prodF32PairGo for float64: ProdF64's twin of each run.
+func prodF64PairGo(a, b []float64) (float64, float64) {
+	return prodOneGo(a), prodOneGo(b[:len(a)])
+}
+
+// prodOneGo is ProdF32 or ProdF64 with the Go twins.
+func prodOneGo[T float32 | float64](a []T) float64 {
 	full := len(a) &^ (lanes8 - 1)
 	lane := blocksF64(a[:full])
 	for j, v := range a[full:] {

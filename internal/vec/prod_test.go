@@ -139,6 +139,21 @@ func TestSumF32Pair(t *testing.T) {
 	checkPairRuns(t, rand.New(rand.NewPCG(15, 16)), &sumImpl, sumGo, sumTable.Variants(), "SumF32", SumF32, SumF32Pair)
 }
 
+// TestProdF64Pair is TestProdF32Pair for ProdF64Pair against ProdF64:
+// the AVX-512 kernel, and the one-after-the-other fallback of the others.
+func TestProdF64Pair(t *testing.T) {
+	defer func(saved prodKernels) { prodImpl = saved }(prodImpl)
+	checkPairRunsOf(t, rand.New(rand.NewPCG(17, 18)), &prodImpl, prodGo, prodTable.Variants(), "ProdF64",
+		nearOneF64, specialsF64, ProdF64, ProdF64Pair)
+}
+
+// TestSumF64Pair is TestProdF64Pair for SumF64Pair against SumF64.
+func TestSumF64Pair(t *testing.T) {
+	defer func(saved sumKernels) { sumImpl = saved }(sumImpl)
+	checkPairRunsOf(t, rand.New(rand.NewPCG(19, 20)), &sumImpl, sumGo, sumTable.Variants(), "SumF64",
+		nearOneF64, specialsF64, SumF64, SumF64Pair)
+}
+
 // checkPairRuns checks a kernel of two runs side by side (pair) against
 // the kernel of one run (single) under the Go twin, for every variant of
 // the table impl points into, bit for bit: at every length up to three
@@ -149,7 +164,15 @@ func TestSumF32Pair(t *testing.T) {
 func checkPairRuns[K any](t *testing.T, r *rand.Rand, impl *K, twin K, variants []kernels.Variant[K], name string,
 	single func([]float32) float64, pair func(a, b []float32) (float64, float64)) {
 	t.Helper()
-	gen := func() float32 { return nearOneF32(r) }
+	checkPairRunsOf(t, r, impl, twin, variants, name, nearOneF32, specialsF32, single, pair)
+}
+
+// checkPairRunsOf is checkPairRuns for runs of E drawn from near, with
+// specials among them.
+func checkPairRunsOf[K any, E float32 | float64](t *testing.T, r *rand.Rand, impl *K, twin K, variants []kernels.Variant[K], name string,
+	near func(*rand.Rand) E, specials []E, single func([]E) float64, pair func(a, b []E) (float64, float64)) {
+	t.Helper()
+	gen := func() E { return near(r) }
 	for _, v := range variants {
 		for k, n := range testLengths(r, 4) {
 			for _, off := range testOffsets(n) {
@@ -160,10 +183,10 @@ func checkPairRuns[K any](t *testing.T, r *rand.Rand, impl *K, twin K, variants 
 				a, _ := sliceAt(n, off, gen)
 				b, _ := sliceAt(m, (off*5+3)%16, gen)
 				if k%3 == 0 && n > 0 {
-					a[r.IntN(n)] = specialsF32[r.IntN(len(specialsF32))]
+					a[r.IntN(n)] = specials[r.IntN(len(specials))]
 				}
 				if k%3 == 1 && m > 0 {
-					b[r.IntN(m)] = specialsF32[r.IntN(len(specialsF32))]
+					b[r.IntN(m)] = specials[r.IntN(len(specials))]
 				}
 				*impl = twin
 				wa, wb := single(a), single(b)

@@ -45,6 +45,17 @@ func prodF32PairAVX512(a, b []float32) (pa, pb float64)
 //go:noescape
 func prodF32PairAVX2(a, b []float32) (pa, pb float64)
 
+// prodF64PairAVX512 is ProdF64 of a and of b (as long as a), whole runs,
+// side by side.
+//
+//go:noescape
+func prodF64PairAVX512(a, b []float64) (pa, pb float64)
+
+// sumF64PairAVX512 is SumF64 of a and of b (as long as a) side by side.
+//
+//go:noescape
+func sumF64PairAVX512(a, b []float64) (pa, pb float64)
+
 // sumF32PairAVX512 is SumF32 of a and of b (as long as a) side by side.
 //
 //go:noescape
@@ -217,8 +228,8 @@ func sumFoldF64AVX2(l [lanes8]float64) float64
 
 var prodAVX512 = prodKernels{
 	f32: prodF32AVX512, f64: prodF64AVX512,
-	f32Pair: prodF32PairAVX512,
-	i32:     prodI32AVX512, i64: prodI64AVX512,
+	f32Pair: prodF32PairAVX512, f64Pair: prodF64PairAVX512,
+	i32: prodI32AVX512, i64: prodI64AVX512,
 	i8: prodI8AVX512, u8: prodU8AVX512,
 	i16: prodI16AVX512, u16: prodU16AVX512,
 	f16: prodF16AVX512, bf16: prodBF16AVX512,
@@ -226,7 +237,10 @@ var prodAVX512 = prodKernels{
 	foldF64: foldF64AVX512,
 }
 
-// prodAVX2 reduces int64 in Go: AVX2 has no 64-bit multiply.
+// prodAVX2 reduces int64 in Go: AVX2 has no 64-bit multiply. It has no
+// float64 pair kernel (ProdF64Pair reduces the runs one after the other):
+// without masks the tails of the rows it is for (a thousand elements)
+// would go back to Go.
 var prodAVX2 = prodKernels{
 	f32: prodF32AVX2, f64: prodF64AVX2,
 	f32Pair: pairF32AVX2,
@@ -241,7 +255,8 @@ var prodAVX2 = prodKernels{
 var sumAVX512 = sumKernels{
 	f32: sumF32AVX512, f64: sumF64AVX512,
 	f32Pair: sumF32PairAVX512, c64Pair: sumC64PairAVX512,
-	i32: sumI32AVX512, i64: sumI64AVX512,
+	f64Pair: sumF64PairAVX512,
+	i32:     sumI32AVX512, i64: sumI64AVX512,
 	i8: sumI8AVX512, u8: sumU8AVX512,
 	i16: sumI16AVX512, u16: sumU16AVX512,
 	f16: sumF16AVX512, bf16: sumBF16AVX512,

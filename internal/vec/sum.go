@@ -17,6 +17,7 @@ type sumKernels struct {
 	// their parts (see SumC64Pair).
 	c64Pair   func(a, b []float32) (complex128, complex128)
 	f64       func(a []float64) [lanes8]float64
+	f64Pair   func(a, b []float64) (float64, float64) // see prodKernels.f64Pair
 	i32       func(a []int32) [lanes4]int32
 	i64       func(a []int64) [lanes8]int64
 	i8        func(a []int8) [lanes4]int32
@@ -64,6 +65,16 @@ func SumF64(a []float64) float64 {
 		lane[j] += v
 	}
 	return sumImpl.foldF64(lane)
+}
+
+// SumF64Pair returns SumF64(a) and SumF64(b), bit for bit, reading runs
+// of equal length side by side where the kernel set can (see
+// ProdF64Pair).
+func SumF64Pair(a, b []float64) (float64, float64) {
+	if len(a) != len(b) || sumImpl.f64Pair == nil {
+		return SumF64(a), SumF64(b)
+	}
+	return sumImpl.f64Pair(a, b)
 }
 
 // SumF16 returns the float64 sum of binary16 bit patterns in the

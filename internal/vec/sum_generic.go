@@ -9,7 +9,7 @@ import (
 // sumGo is the Go twin of every sum block kernel.
 var sumGo = sumKernels{
 	f32: sumBlocksF64[float32], f64: sumBlocksF64[float64],
-	f32Pair: sumF32PairGo, c64Pair: sumC64PairGo,
+	f32Pair: sumF32PairGo, c64Pair: sumC64PairGo, f64Pair: sumF64PairGo,
 	i32: sumBlocks4[int32], i64: sumBlocks8[int64],
 	i8: sumBlocksWiden[int8], u8: sumBlocksWiden[uint8],
 	i16: sumBlocksWiden[int16], u16: sumBlocksWiden[uint16],
@@ -39,8 +39,13 @@ func sumPartsGoC64(parts []float32) complex128 {
 	return complexFold(&lane)
 }
 
-// sumOneGo is SumF32 with the Go twins.
-func sumOneGo(a []float32) float64 {
+// sumF64PairGo is sumF32PairGo for float64: SumF64's twin of each run.
+func sumF64PairGo(a, b []float64) (float64, float64) {
+	return sumOneGo(a), sumOneGo(b[:len(a)])
+}
+
+// sumOneGo is SumF32 or SumF64 with the Go twins.
+func sumOneGo[T float32 | float64](a []T) float64 {
 	full := len(a) &^ (lanes8 - 1)
 	lane := sumBlocksF64(a[:full])
 	for j, v := range a[full:] {
