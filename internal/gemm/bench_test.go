@@ -272,24 +272,34 @@ func BenchmarkPackPanel(b *testing.B) {
 // separates the kernel from the packing, blocking and threading around it.
 func BenchmarkMicroF32(b *testing.B) {
 	for _, v := range kernelSets.Variants() {
-		k := v.K.f32
-		for _, place := range []string{"l1", "l2"} {
-			kc, nc := 128, 4*k.nr
-			if place == "l2" {
-				kc, nc = k.kc, k.nc
-			}
-			b.Run(v.Name()+"/"+place, func(b *testing.B) {
-				ap := ones[float32](k.mr * kc)
-				bp := ones[float32](kc * nc)
-				c := make([]float32, k.mr*nc)
-				cpu := cpuSeconds()
-				for b.Loop() {
-					for jr := 0; jr < nc; jr += k.nr {
-						k.micro(kc, &ap[0], &bp[jr*kc], &c[jr], nc, false)
-					}
-				}
-				reportFlops(b, 2*float64(k.mr*nc*kc), cpu)
-			})
+		benchMicro(b, v.Name(), v.K.f32)
+	}
+}
+
+// BenchmarkMicroF64 is BenchmarkMicroF32 for the float64 kernels.
+func BenchmarkMicroF64(b *testing.B) {
+	for _, v := range kernelSets.Variants() {
+		benchMicro(b, v.Name(), v.K.f64)
+	}
+}
+
+func benchMicro[T Elem](b *testing.B, name string, k *kernel[T]) {
+	for _, place := range []string{"l1", "l2"} {
+		kc, nc := 128, 4*k.nr
+		if place == "l2" {
+			kc, nc = k.kc, k.nc
 		}
+		b.Run(name+"/"+place, func(b *testing.B) {
+			ap := ones[T](k.mr * kc)
+			bp := ones[T](kc * nc)
+			c := make([]T, k.mr*nc)
+			cpu := cpuSeconds()
+			for b.Loop() {
+				for jr := 0; jr < nc; jr += k.nr {
+					k.micro(kc, &ap[0], &bp[jr*kc], &c[jr], nc, false)
+				}
+			}
+			reportFlops(b, 2*float64(k.mr*nc*kc), cpu)
+		})
 	}
 }

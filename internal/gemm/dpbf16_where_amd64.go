@@ -19,7 +19,11 @@ var dpFasterOn = []kernels.Measured[bool]{
 	// against 106–202 (BenchmarkMulBF16). On Sapphire Rapids (session 10)
 	// an earlier VDPBF16PS kernel ran at 101 against widening's 144: there
 	// the instruction has one port and the FMAs two, so Intel stays on
-	// the widening path (and has the amx set).
+	// the widening path (and has the amx set). On Emerald Rapids (family
+	// 6, model 207, no AMX exposed; session 12) this kernel ran at 64-71
+	// against widening's 101-126 at 256³ and 1024³, 61-69 against 77-95
+	// at 64³ (BenchmarkMulBF16's dp and widen, three alternating rounds,
+	// load 15): no entry.
 	{Vendor: "AuthenticAMD", Family: 0x1A, Value: true},
 }
 

@@ -7,20 +7,29 @@ import (
 )
 
 // BenchmarkMulBF16 times bfloat16 products through MulHalf on the active
-// set (tiles where it has them) and through the widening path, A/B in one
-// run since the machine is shared.
+// set (tiles where it has them), through the widening path and, where the
+// processor has VDPBF16PS, through that kernel ("dp", whether or not the
+// set takes it: dpFasterOn is decided from this), A/B in one run since the
+// machine is shared.
 func BenchmarkMulBF16(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, size := range []int{16, 24, 32, 64, 256, 1024, 2048} {
 		m, n, k := size, size, size
 		a, bb := Matrix[uint16]{randomBF16(rng, m*k), 0, k, 1}, Matrix[uint16]{randomBF16(rng, k*n), 0, n, 1}
 		c := Matrix[float32]{make([]float32, m*n), 0, n, 1}
-		for _, path := range []string{"active", "widen"} {
+		for _, path := range []string{"active", "widen", "dp"} {
+			if path == "dp" && (dpAsmKernel == nil || dpAsmKernel.kc != active.f32.kc) {
+				continue
+			}
 			for _, threads := range []int{1, 2} {
 				b.Run(fmt.Sprintf("%d/%s/threads=%d", size, path, threads), func(b *testing.B) {
-					if path == "widen" {
+					switch path {
+					case "widen":
 						defer func(k *tileKernel) { active.bf16 = k }(active.bf16)
 						active.bf16 = nil
+					case "dp":
+						defer func(k *tileKernel) { active.bf16 = k }(active.bf16)
+						active.bf16 = dpAsmKernel
 					}
 					cpu := cpuSeconds()
 					for b.Loop() {
