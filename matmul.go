@@ -330,6 +330,9 @@ func converted(t *Tensor, dt dtype.DType) (*Tensor, error) {
 // promotion to p.dtype preserves integer values too) and truncating each
 // result once is exact.
 func (p *matmulPlan) runWidened(out *Tensor) error {
+	if done, err := p.runInt16Pairs(out); done || err != nil {
+		return err
+	}
 	a32, err := converted(p.a, dtype.Int32)
 	if err != nil {
 		return err
@@ -346,6 +349,79 @@ func (p *matmulPlan) runWidened(out *Tensor) error {
 	err = copyInto(out, c32)
 	releaseAll(a32, b32, c32) // temporaries of this call alone
 	return wrapErr("matmul", err)
+}
+
+// runInt16Pairs multiplies one product (no batch) of int8, uint8 or
+// int16, whose values are all int16's, on package gemm's kernels of int16
+// pairs (VPDPWSSD), which give the int32 product's bits (gemm.MulNarrow)
+// and read int8, uint8 and int16 operands as they are (any other operand
+// dtype is converted to int16); the sums truncate as in runWidened. It
+// reports false, having done nothing, where gemm does not take the
+// product (no such kernel, a small product).
+func (p *matmulPlan) runInt16Pairs(out *Tensor) (bool, error) {
+	switch p.dtype {
+	case dtype.Int8, dtype.Uint8, dtype.Int16:
+	default:
+		return false, nil
+	}
+	ms := p.shapes
+	if len(ms.Batch) > 0 || !gemm.Int16Pairs(ms.M, ms.N, ms.K) {
+		return false, nil
+	}
+	narrow := func(t *Tensor) (*Tensor, error) {
+		switch t.dtype {
+		case dtype.Int8, dtype.Uint8, dtype.Int16:
+			return t, nil
+		}
+		return converted(t, dtype.Int16)
+	}
+	a, err := narrow(p.a)
+	if err != nil {
+		return false, err
+	}
+	defer releaseMade(a, p.a)
+	b, err := narrow(p.b)
+	if err != nil {
+		return false, err
+	}
+	defer releaseMade(b, p.b)
+	c32, err := newProductTensor(dtype.Int32, out.shape)
+	if err != nil {
+		return false, wrapErr("matmul", err)
+	}
+	defer c32.Release() // a temporary of this call alone
+	l := p.stridedLayout(a, b, c32)
+	done := mulNarrowA(&l, a, b, c32)
+	l.release()
+	if !done {
+		return false, nil
+	}
+	return true, wrapErr("matmul", copyInto(out, c32))
+}
+
+// mulNarrowA is gemm.MulNarrow on the layout's views of a and b, whose
+// dtypes are int8, uint8 or int16, into the int32 c.
+func mulNarrowA(l *batchLayout, a, b, c *Tensor) bool {
+	switch a.dtype {
+	case dtype.Int8:
+		return mulNarrowB(l, gemm.Matrix[int8](view[int8](l.a, a)), b, c)
+	case dtype.Uint8:
+		return mulNarrowB(l, gemm.Matrix[uint8](view[uint8](l.a, a)), b, c)
+	default:
+		return mulNarrowB(l, gemm.Matrix[int16](view[int16](l.a, a)), b, c)
+	}
+}
+
+func mulNarrowB[A gemm.Narrow](l *batchLayout, x gemm.Matrix[A], b, c *Tensor) bool {
+	z := gemm.Matrix[int32](view[int32](l.c, c))
+	switch b.dtype {
+	case dtype.Int8:
+		return gemm.MulNarrow(l.m, l.n, l.k, x, gemm.Matrix[int8](view[int8](l.b, b)), z, gemm.Options{})
+	case dtype.Uint8:
+		return gemm.MulNarrow(l.m, l.n, l.k, x, gemm.Matrix[uint8](view[uint8](l.b, b)), z, gemm.Options{})
+	default:
+		return gemm.MulNarrow(l.m, l.n, l.k, x, gemm.Matrix[int16](view[int16](l.b, b)), z, gemm.Options{})
+	}
 }
 
 // releaseAll releases a call's own temporaries (see releaseMade).

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tensor-go/tensor/internal/gemm"
 	"github.com/tensor-go/tensor/internal/storage"
 )
 
@@ -144,7 +145,8 @@ func valuesOf(t *testing.T, x *Tensor) []float64 {
 
 // TestMatmulTemporariesReturnToThePool checks that a product's own
 // temporaries (a half-precision product's float32 sums, operands converted
-// to the result dtype, int8's widened int32 operands and sums) go back to
+// to the result dtype, int8's widened int32 operands and sums, or only
+// the sums where the int16 pairs take int8 as it is) go back to
 // the pool when the call ends: with collections off, a second call of the
 // same sizes takes them from the pool, which only a Release can have
 // filled.
@@ -164,6 +166,9 @@ func TestMatmulTemporariesReturnToThePool(t *testing.T) {
 	} {
 		if tc.a == Int8 && !useFastMatmul {
 			continue
+		}
+		if tc.a == Int8 && gemm.Int16Pairs(tc.m, tc.m, tc.k) {
+			tc.minHit = 1 // the pairs read int8 as it is: the int32 sums alone
 		}
 		a := Must(Must(Rand(1, Float32, -1, 1, tc.m, tc.k)).AsType(tc.a))
 		b := Must(Must(Rand(2, Float32, -1, 1, tc.k, tc.m)).AsType(tc.b))

@@ -116,3 +116,20 @@ func igemm12x32AVX512RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
 
 //go:noescape
 func lgemm12x16AVX512RowA(k int, a, b, c *int64, ldc, lda int, accumulate bool)
+
+// The AVX512_VNNI kernels of int16 pairs (pairs.go): the int32 kernels'
+// tiles, loops and blocking, with VPDPWSSD adding each lane's two products
+// (the contract of microPairsGo). The pairs halve K, so a kc of 384 pairs
+// is the int32 kernel's 384 lanes, the same bytes in L1 and L2.
+
+//go:noescape
+func wgemm12x32AVX512(k int, a, b, c *int32, ldc int, accumulate bool)
+
+//go:noescape
+func wgemm12x32AVX512RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
+
+//go:noescape
+func wgemm4x32AVX512RowA(k int, a, b, c *int32, ldc, lda int, accumulate bool)
+
+var avx512KernelPairs = newKernel("avx512vnni-i16x2-12x32", 12, 32, 384, 144, 640, wgemm12x32AVX512).
+	withRowA(wgemm12x32AVX512RowA, wgemm4x32AVX512RowA)

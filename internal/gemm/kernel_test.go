@@ -123,9 +123,13 @@ func microRef[T Elem](mr, nr int) microKernel[T] {
 // plus a few random larger ones, both with and without accumulate, for a
 // positive and a negative row stride, with guard regions around C.
 func checkKernel[T Elem](t *testing.T, kern *kernel[T]) {
+	checkKernelTwin(t, kern, microRef[T](kern.mr, kern.nr))
+}
+
+// checkKernelTwin is checkKernel against the reference twin.
+func checkKernelTwin[T Elem](t *testing.T, kern *kernel[T], twin microKernel[T]) {
 	rng := rand.New(rand.NewPCG(1, uint64(kern.mr*100+kern.nr)))
 	mr, nr := kern.mr, kern.nr
-	twin := microRef[T](mr, nr)
 	tol := 1e-4
 	if kern.name[:3] == "go-" {
 		tol = 0 // the same sums in the same order, rounded alike
@@ -218,8 +222,12 @@ func checkKernelRowA[T Elem](t *testing.T, kern *kernel[T]) {
 }
 
 func checkRowA[T Elem](t *testing.T, name string, micro microKernelRowA[T], mr, nr int) {
+	checkRowATwin(t, name, micro, mr, nr, microGoRowA[T](mr, nr))
+}
+
+// checkRowATwin is checkRowA against the reference twin.
+func checkRowATwin[T Elem](t *testing.T, name string, micro microKernelRowA[T], mr, nr int, twin microKernelRowA[T]) {
 	rng := rand.New(rand.NewPCG(3, uint64(mr*100+nr)))
-	twin := microGoRowA[T](mr, nr)
 	for kc := 0; kc <= 3*4+1; kc++ {
 		for _, accumulate := range []bool{false, true} {
 			for _, lda := range []int{kc, kc + 7, -(kc + 2)} {

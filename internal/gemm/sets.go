@@ -58,6 +58,13 @@ type kernelSet struct {
 	// instead of widening them to float32 (half.go).
 	bf16 *tileKernel
 
+	// pairs16, when set, multiplies int16 in pairs (pairs.go, MulNarrow);
+	// pairBytes and interleaveBytes rewrite int8 and uint8 operands for
+	// it.
+	pairs16         *kernel[int32]
+	pairBytes       func(dst []int32, src []byte, signed bool)
+	interleaveBytes func(dst []int32, lo, hi []byte, signed bool)
+
 	// minFlopsPerThread is the work (multiply-adds) from which a product
 	// gets a second goroutine: about 8 µs of one core on the set's
 	// kernels (see avx512MinFlopsPerThread, where it was measured).
@@ -69,14 +76,16 @@ var goSet = kernelSet{
 	f32: goKernelF32, f64: goKernelF64, i32: goKernelI32, i64: goKernelI64,
 	smallF32: smallGoF32, smallF64: smallGoF64,
 	gemvF32: gemvGo[float32](), gemvF64: gemvGo[float64](),
-	copyRows128:    copyRows128Go,
-	copyRows64:     copyRows64Go,
-	copyPanel128:   copyPanelGo[[128]byte],
-	copyPanel64:    copyPanelGo[[64]byte],
-	wideRows128F32: wideRowsGo[float32, [128]byte],
-	wideRows128F64: wideRowsGo[float64, [128]byte],
-	wideRows64F32:  wideRowsGo[float32, [64]byte],
-	wideRows64F64:  wideRowsGo[float64, [64]byte],
+	copyRows128:     copyRows128Go,
+	copyRows64:      copyRows64Go,
+	copyPanel128:    copyPanelGo[[128]byte],
+	copyPanel64:     copyPanelGo[[64]byte],
+	wideRows128F32:  wideRowsGo[float32, [128]byte],
+	wideRows128F64:  wideRowsGo[float64, [128]byte],
+	wideRows64F32:   wideRowsGo[float32, [64]byte],
+	wideRows64F64:   wideRowsGo[float64, [64]byte],
+	pairBytes:       pairBytes,
+	interleaveBytes: interleaveBytes,
 	// The Go kernels run at about an eighth of the AVX-512 ones.
 	minFlopsPerThread: avx512MinFlopsPerThread / 8,
 }

@@ -32,7 +32,11 @@ func init() {
 	avx512.copyPanel128 = copyPanel128AVX512
 	avx512.wideRows128F32, avx512.wideRows128F64 = wideRows128F32AVX512, wideRows128F64AVX512
 	avx512.minFlopsPerThread = avx512MinFlopsPerThread
+	avx512.pairBytes, avx512.interleaveBytes = pairBytesAVX512, interleaveBytesAVX512
 	avx512.dot4BF16 = dot4BF16AVX512
+	if cpu.X86.HasAVX512VNNI {
+		avx512.pairs16 = avx512KernelPairs
+	}
 	if cpu.X86.HasAVX512BF16 {
 		// VDPBF16PS with the float32 kernel's bits (dpbf16.go), so it
 		// needs no set of its own; the tests run it wherever the
