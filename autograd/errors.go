@@ -3,6 +3,7 @@ package autograd
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tensor-go/tensor"
 )
@@ -28,4 +29,14 @@ var (
 // matching class with errors.Is.
 func gradErr(op string, class error, format string, args ...any) error {
 	return &tensor.OpError{Op: op, Detail: fmt.Sprintf(format, args...), Class: class}
+}
+
+// aDType is dt's name after its article, as the messages read it aloud:
+// "an int32", "a uint8", "a bool".
+func aDType(dt tensor.DType) string {
+	if name := dt.String(); strings.HasPrefix(name, "int") {
+		return "an " + name
+	} else {
+		return "a " + name
+	}
 }

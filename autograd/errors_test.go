@@ -2,6 +2,7 @@ package autograd
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/tensor-go/tensor"
@@ -28,6 +29,9 @@ func TestErrors(t *testing.T) {
 		_, err = tp.VJP(one(y), one(tensor.Must(tensor.Ones(y.DType(), 2))), one(i))
 		if !errors.Is(err, tensor.ErrDType) {
 			t.Fatalf("got %v, want ErrDType", err)
+		}
+		if want := "with respect to an int32 tensor (0, shape [2])"; !strings.Contains(err.Error(), want) {
+			t.Fatalf("got %q, want it to say %q", err, want)
 		}
 		b := tensor.Must(tensor.FromSlice([]bool{true}))
 		if _, err := tp.Mul(b, 1.5); err != nil {

@@ -117,8 +117,8 @@ func (tp *Tape) checkWRT(wrt []*tensor.Tensor, cfg vjpConfig) error {
 		case w.Released():
 			return gradErr("vjp", tensor.ErrReleased, "tensor %d to differentiate with respect to (shape %v) was released", i, w.Shape())
 		case !differentiable(w.DType()):
-			return gradErr("vjp", tensor.ErrDType, "cannot differentiate with respect to a %v tensor (%d, shape %v): only float and complex tensors have gradients",
-				w.DType(), i, w.Shape())
+			return gradErr("vjp", tensor.ErrDType, "cannot differentiate with respect to %s tensor (%d, shape %v): only float and complex tensors have gradients",
+				aDType(w.DType()), i, w.Shape())
 		}
 		if _, ok := tp.known[w]; !ok && !cfg.allowUnused {
 			return gradErr("vjp", ErrNotOnTape, "tensor %d (shape %v) to differentiate with respect to is not on the tape", i, w.Shape())
@@ -143,7 +143,7 @@ func (r *backward) seed(i int, out, seed *tensor.Tensor, wrt []*tensor.Tensor) e
 	case out.Released() || seed.Released():
 		return gradErr("vjp", tensor.ErrReleased, "output %d or its seed was released", i)
 	case !differentiable(out.DType()):
-		return gradErr("vjp", tensor.ErrDType, "output %d is a %v tensor, which has no gradient", i, out.DType())
+		return gradErr("vjp", tensor.ErrDType, "output %d is %s tensor, which has no gradient", i, aDType(out.DType()))
 	case !slices.Equal(out.Shape(), seed.Shape()):
 		return gradErr("vjp", tensor.ErrShape, "seed %d has shape %v, output %d has shape %v", i, seed.Shape(), i, out.Shape())
 	case seed.DType().IsComplex() && !out.DType().IsComplex():
