@@ -58,22 +58,8 @@ func TestDiffcheckGolden(t *testing.T) {
 			values := tensor.Must(tensor.FromSlice(append([]float64{}, s.Values...)))
 			vars[name] = tensor.Must(tensor.NewSparseCOO(s.Rows, s.Cols, values, s.Shape...))
 		}
-		n, err := Parse(c.Expr)
-		if err != nil {
-			t.Fatalf("%s: %v", c.Expr, err)
-		}
-		env := &Env{Vars: vars}
-		if err := Check(n, env.Bound); err != nil {
-			t.Fatalf("%s: %v", c.Expr, err)
-		}
-		v, err := env.Eval(n)
-		if err != nil {
-			t.Errorf("%s: %v", c.Expr, err)
-			continue
-		}
-		got, ok := v.(Tuple)
-		if !ok || len(got) != len(c.Grads) {
-			t.Errorf("%s: got %v, want %d gradients", c.Expr, v, len(c.Grads))
+		got, ok := evalTuple(t, c.Expr, vars, len(c.Grads))
+		if !ok {
 			continue
 		}
 		for i, g := range got {

@@ -74,22 +74,8 @@ func TestVJPAgainstPyTorch(t *testing.T) {
 		for name, v := range c.Vars {
 			vars[name] = v.tensor(t)
 		}
-		n, err := Parse(c.Expr)
-		if err != nil {
-			t.Fatalf("%s: %v", c.Expr, err)
-		}
-		env := &Env{Vars: vars}
-		if err := Check(n, env.Bound); err != nil {
-			t.Fatalf("%s: %v", c.Expr, err)
-		}
-		v, err := env.Eval(n)
-		if err != nil {
-			t.Errorf("%s: %v", c.Expr, err)
-			continue
-		}
-		got, ok := v.(Tuple)
-		if !ok || len(got) != len(c.Grads) {
-			t.Errorf("%s: got %v, want a tuple of %d gradients", c.Expr, v, len(c.Grads))
+		got, ok := evalTuple(t, c.Expr, vars, len(c.Grads))
+		if !ok {
 			continue
 		}
 		for i, g := range got {
@@ -105,4 +91,30 @@ func TestVJPAgainstPyTorch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// evalTuple parses, checks and evaluates a golden case's expression with
+// vars bound and returns its tuple of want gradients, or reports why not
+// (false: the caller goes on to the next case).
+func evalTuple(t *testing.T, expr string, vars map[string]*tensor.Tensor, want int) (Tuple, bool) {
+	t.Helper()
+	n, err := Parse(expr)
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	env := &Env{Vars: vars}
+	if err := Check(n, env.Bound); err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	v, err := env.Eval(n)
+	if err != nil {
+		t.Errorf("%s: %v", expr, err)
+		return nil, false
+	}
+	got, ok := v.(Tuple)
+	if !ok || len(got) != want {
+		t.Errorf("%s: got %v, want a tuple of %d gradients", expr, v, want)
+		return nil, false
+	}
+	return got, true
 }
