@@ -817,14 +817,6 @@ func putStripScratch(sc *stripScratch) {
 	stripScratches.Put(sc)
 }
 
-// grow returns buf with room for n values.
-func grow(buf []float64, n int) []float64 {
-	if cap(buf) < n {
-		return make([]float64, n)
-	}
-	return buf[:n]
-}
-
 // exclusiveStripBlocked is exclusiveStrip's two passes over a strip,
 // blocked so that the input and the output each cross memory once more
 // than the forward Prod reads its input: a first pass from the last row up
@@ -839,7 +831,7 @@ func grow(buf []float64, n int) []float64 {
 func exclusiveStripBlocked[T float32 | float64](x, o, s []T, sh stripShape, sc *stripScratch) {
 	w := sh.j1 - sh.j0
 	blocks := (sh.n + sh.rows - 1) / sh.rows
-	sc.pre, sc.marks = grow(sc.pre, w), grow(sc.marks, blocks*w)
+	sc.pre, sc.marks = scratch.Grow(sc.pre, w), scratch.Grow(sc.marks, blocks*w)
 	pre := sc.pre
 	row := func(a []T, i int) []T { return a[i*sh.inner+sh.j0 : i*sh.inner+sh.j1] }
 	mark := func(b int) []float64 { return sc.marks[b*w : (b+1)*w] }

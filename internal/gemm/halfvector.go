@@ -28,14 +28,6 @@ var halfVectorBuffers = scratch.List[halfVectorBuffer]{New: func() *halfVectorBu
 
 type halfVectorBuffer struct{ x, rows []float32 }
 
-// grow returns s with length n, reallocated only when too short.
-func grow(s []float32, n int) []float32 {
-	if cap(s) < n {
-		return make([]float32, n)
-	}
-	return s[:n]
-}
-
 // halfVector reports whether MulHalf takes its matrix-vector path for C =
 // A·B (m×k A, k×n B), and returns the matrix with contiguous rows, the
 // vector and the output as y = M·x.
@@ -58,7 +50,7 @@ func mulHalfVector(f HalfFormat, m, k int, a, x Matrix[uint16], y Matrix[float32
 	convert := halfConverter(f)
 	buf := halfVectorBuffers.Get()
 	defer halfVectorBuffers.Put(buf)
-	buf.x = grow(buf.x, k)
+	buf.x = scratch.Grow(buf.x, k)
 	if x.RS == 1 {
 		convert(buf.x, x.Data[x.Off:x.Off+k])
 	} else {
@@ -68,7 +60,7 @@ func mulHalfVector(f HalfFormat, m, k int, a, x Matrix[uint16], y Matrix[float32
 	}
 	xs := buf.x
 	if dot4 := active.dot4BF16; f == BFloat16 && dot4 != nil {
-		buf.rows = grow(buf.rows, roundUp(k, 32))
+		buf.rows = scratch.Grow(buf.rows, roundUp(k, 32))
 		deinterleaveX(buf.rows, xs)
 		dotRowsBF16(dot4, m, k, a, buf.rows, y, opt)
 		return
@@ -91,7 +83,7 @@ func mulHalfVector(f HalfFormat, m, k int, a, x Matrix[uint16], y Matrix[float32
 func widenRows(buf *halfVectorBuffer, convert func([]float32, []uint16), block, i0, i1, k int, a Matrix[uint16], xs []float32, y Matrix[float32]) {
 	for b0 := i0; b0 < i1; b0 += block {
 		rows := min(block, i1-b0)
-		buf.rows = grow(buf.rows, rows*k)
+		buf.rows = scratch.Grow(buf.rows, rows*k)
 		for r := range rows {
 			at := a.Off + (b0+r)*a.RS
 			convert(buf.rows[r*k:(r+1)*k], a.Data[at:at+k])

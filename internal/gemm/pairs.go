@@ -84,14 +84,6 @@ var pairSpare = &scratch.List[pairBuffers]{New: func() *pairBuffers { return new
 // hold memory for the life of the program.
 const maxKeptPairs = 1 << 20
 
-// grown returns (*buf)[:n], reallocating it when too short.
-func grown(buf *[]int32, n int) []int32 {
-	if cap(*buf) < n {
-		*buf = make([]int32, n)
-	}
-	return (*buf)[:n]
-}
-
 // pair is the int32 lane of the pair (lo, hi): lo in the low half.
 func pair[T Narrow](lo, hi T) int32 {
 	return int32(uint32(uint16(int16(lo))) | uint32(uint16(int16(hi)))<<16)
@@ -108,7 +100,8 @@ func pairRows[T Narrow](buf *[]int32, a Matrix[T], m, k int) Matrix[int32] {
 		words := unsafe.Slice((*int32)(unsafe.Pointer(&a16.Data[0])), len(a.Data)/2)
 		return Matrix[int32]{words, a.Off / 2, a.RS / 2, 1}
 	}
-	dst := grown(buf, m*k2)
+	*buf = scratch.Grow(*buf, m*k2)
+	dst := *buf
 	for i := range m {
 		row := dst[i*k2 : (i+1)*k2]
 		at := a.Off + i*a.RS
@@ -142,7 +135,8 @@ func pairRows[T Narrow](buf *[]int32, a Matrix[T], m, k int) Matrix[int32] {
 // row-major matrix.
 func pairColumns[T Narrow](buf *[]int32, b Matrix[T], k, n int) Matrix[int32] {
 	k2 := ceilDiv(k, 2)
-	dst := grown(buf, k2*n)
+	*buf = scratch.Grow(*buf, k2*n)
+	dst := *buf
 	for p := range k2 {
 		row := dst[p*n : (p+1)*n]
 		lo := b.Off + 2*p*b.RS

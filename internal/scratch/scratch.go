@@ -50,3 +50,12 @@ func (l *List[T]) Idle() int {
 	defer l.mu.Unlock()
 	return len(l.idle)
 }
+
+// Grow returns s with length n, reallocated only when its capacity is
+// short: a kept scratch buffer resized for this call.
+func Grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}

@@ -29,3 +29,21 @@ func TestListSurvivesCollections(t *testing.T) {
 		t.Errorf("%d idle values kept, want one per processor (%d)", idle, runtime.GOMAXPROCS(0))
 	}
 }
+
+// Grow keeps the buffer when its capacity is enough (same backing array,
+// the new length) and allocates when it is not.
+func TestGrow(t *testing.T) {
+	s := make([]float64, 3, 8)
+	if g := Grow(s, 8); len(g) != 8 || &g[0] != &s[0] {
+		t.Fatalf("Grow within capacity: len %d, same array %v", len(g), &g[0] == &s[0])
+	}
+	if g := Grow(s, 2); len(g) != 2 || &g[0] != &s[0] {
+		t.Fatalf("Grow shorter: len %d", len(g))
+	}
+	if g := Grow(s, 9); len(g) != 9 || cap(s) != 8 {
+		t.Fatalf("Grow beyond capacity: len %d", len(g))
+	}
+	if g := Grow[int32](nil, 0); len(g) != 0 {
+		t.Fatalf("Grow(nil, 0): len %d", len(g))
+	}
+}
