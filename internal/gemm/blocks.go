@@ -8,9 +8,11 @@ import "github.com/tensor-go/tensor/internal/kernels"
 // keeps the share of its cache it had there: kc with L1D, so that the
 // mr×kc A sliver stays in L1 while B slivers stream past; nc and mc with
 // L2 over kc, so that the kc×nc B panel and the mc×kc A block keep their
-// share of L2. An AVX2 Zen 3 core (32 KiB, 512 KiB) gets the float32 6×16
-// kernel's kc 512, mc 120, nc 512 as kc 336, mc 42, nc 192: a 252 KiB
-// B panel where 1 MiB would spill to L3 on every A sliver.
+// share of L2. That model was measured wrong on Zen 3 (32 KiB, 512 KiB
+// and a 32 MiB L3), where the AVX2 kernels run faster with a B panel four
+// times L2 than with the scaled one; processors where the scaled blocks
+// were measured to lose carry their own (measuredOn, and the tables
+// beside the kernels).
 const (
 	tunedL1D = 48 << 10
 	tunedL2  = 2 << 20
@@ -30,4 +32,18 @@ func scaledBlocks(mr, nr, kc, mc, nc int, c kernels.Caches) (int, int, int) {
 	mc2 := max(mr, int(float64(mc)*share)/mr*mr)
 	nc2 := max(nr, int(float64(nc)*share)/nr*nr)
 	return kc2, mc2, nc2
+}
+
+// blocks are a kernel's cache block sizes, as kernel's kc, mc and nc.
+type blocks struct{ kc, mc, nc int }
+
+// measuredOn returns the kernel with the blocks of the first entry of
+// table that this processor matches, as they were measured there
+// (unscaled), or the kernel unchanged where none does. It is for the
+// processors on which the scaled blocks were measured to lose.
+func (k *kernel[T]) measuredOn(table []kernels.Measured[blocks]) *kernel[T] {
+	if b := kernels.ForProcessor(kernels.ProcessorID(), table, blocks{}); b != (blocks{}) {
+		k.setBlocks(b.kc, b.mc, b.nc)
+	}
+	return k
 }

@@ -67,11 +67,24 @@ type workspace[T any] struct {
 // (blocks.go), scaled to this machine's caches.
 func newKernel[T Elem](name string, mr, nr, kc, mc, nc int, micro microKernel[T]) *kernel[T] {
 	kc, mc, nc = scaledBlocks(mr, nr, kc, mc, nc, kernels.CacheSizes())
-	k := &kernel[T]{name: name, mr: mr, nr: nr, kc: kc, mc: mc, nc: nc, micro: micro}
+	return newKernelBlocks(name, mr, nr, kc, mc, nc, micro)
+}
+
+// newKernelBlocks is newKernel with the block sizes as given, unscaled.
+func newKernelBlocks[T Elem](name string, mr, nr, kc, mc, nc int, micro microKernel[T]) *kernel[T] {
+	k := &kernel[T]{name: name, mr: mr, nr: nr, micro: micro}
+	k.setBlocks(kc, mc, nc)
+	return k
+}
+
+// setBlocks sets the kernel's block sizes and a new list of workspaces
+// sized for them; it is for building kernels, before any product runs.
+func (k *kernel[T]) setBlocks(kc, mc, nc int) {
+	k.kc, k.mc, k.nc = kc, mc, nc
+	mr, nr := k.mr, k.nr
 	k.spare = &scratch.List[workspace[T]]{New: func() *workspace[T] {
 		return &workspace[T]{a: make([]T, mc*kc), b: make([]T, kc*nc), tile: make([]T, mr*nr)}
 	}}
-	return k
 }
 
 // withRowA sets the in-place-A variants of the kernel (whole tiles and

@@ -2,6 +2,8 @@
 
 package gemm
 
+import "github.com/tensor-go/tensor/internal/kernels"
+
 // The AVX-512 micro-kernels (kernel_amd64.s). Each computes a full 12-row
 // tile as described by microKernel; its Go twin is microGo with the same
 // shape.
@@ -73,13 +75,36 @@ func igemm6x16AVX2(k int, a, b, c *int32, ldc int, accumulate bool)
 //	  A block beside it.
 //	float64 6×8: kc 256 gives a 12 KiB A sliver; nc 512 a 1 MiB B panel;
 //	  mc 120 a 240 KiB A block.
+//
+// On Zen 3 (avx2Blocks32, avx2Blocks64) a B panel in the shared L3 is
+// faster than the scaled one in the 512 KiB L2.
 var (
 	avx2KernelF32 = newKernel("avx2-f32-6x16", 6, 16, 512, 120, 512, sgemm6x16AVX2).
-			withRowA(sgemm6x16AVX2RowA, sgemm4x16AVX2RowA)
+			withRowA(sgemm6x16AVX2RowA, sgemm4x16AVX2RowA).measuredOn(avx2Blocks32)
 	avx2KernelF64 = newKernel("avx2-f64-6x8", 6, 8, 256, 120, 512, dgemm6x8AVX2).
-			withRowA(dgemm6x8AVX2RowA, dgemm4x8AVX2RowA)
+			withRowA(dgemm6x8AVX2RowA, dgemm4x8AVX2RowA).measuredOn(avx2Blocks64)
 	avx2KernelI32 = newKernel("avx2-i32-6x16", 6, 16, 512, 120, 512, igemm6x16AVX2).
-			withRowA(igemm6x16AVX2RowA, igemm4x16AVX2RowA)
+			withRowA(igemm6x16AVX2RowA, igemm4x16AVX2RowA).measuredOn(avx2Blocks32)
+)
+
+// avx2Blocks32 and avx2Blocks64 are the AVX2 kernels' blocks where the
+// scaled ones were measured to lose. Zen 3 (EPYC Milan, family 25 model 1,
+// 32 KiB L1D, 512 KiB L2, 32 MiB L3, under Firecracker; session 14),
+// float32 1024³ and 2048³ on one goroutine, GFLOP per CPU-second
+// (BenchmarkTuneAVX2Unscaled, two rounds): scaled 336/42/192 51–53,
+// tuned 512/120/512 62–68, 256/72/2048 64–74; float64 scaled 168/42/192
+// 23–26, tuned 256/120/512 24–33, 256/72/1024 30–34. The L3 feeds one
+// 6×16 tile's 16 KiB B sliver per 1536 cycles of FMAs with room to spare,
+// and the taller B panel halves how often C and the A block are reread.
+// Zen 4 and 5 run the avx512 set; the entry applies to them only with the
+// AVX2 set forced.
+var (
+	avx2Blocks32 = []kernels.Measured[blocks]{
+		{Vendor: "AuthenticAMD", Family: 25, Value: blocks{kc: 256, mc: 72, nc: 2048}},
+	}
+	avx2Blocks64 = []kernels.Measured[blocks]{
+		{Vendor: "AuthenticAMD", Family: 25, Value: blocks{kc: 256, mc: 72, nc: 1024}},
+	}
 )
 
 // The AVX2 kernels reading A in place (kernel_avx2_amd64.s), six rows and

@@ -385,3 +385,28 @@ func BenchmarkTuneGemvShapes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTuneAVX2Unscaled times the AVX2 kernels at 1024³ and 2048³ on
+// one goroutine with the blocks given unscaled (kc-mc-nc), reading A in
+// place: the blocks scaled to a small L2 (the first) against larger ones.
+func BenchmarkTuneAVX2Unscaled(b *testing.B) {
+	f32 := [][3]int{{336, 42, 192}, {512, 120, 512}, {336, 120, 512}, {256, 72, 2048}, {256, 144, 4080}, {336, 72, 1024}, {384, 96, 1024}}
+	f64 := [][3]int{{168, 42, 192}, {256, 120, 512}, {168, 120, 512}, {256, 72, 2048}, {256, 72, 1024}, {192, 96, 1024}, {128, 72, 2048}}
+	for _, size := range []int{1024, 2048} {
+		for i := range f32 {
+			p, q := f32[i], f64[i]
+			k32 := newKernelBlocks("t", 6, 16, p[0], p[1], p[2], avx2KernelF32.micro).withRowA(avx2KernelF32.microRowA, avx2KernelF32.microRowA4)
+			k64 := newKernelBlocks("t", 6, 8, q[0], q[1], q[2], avx2KernelF64.micro).withRowA(avx2KernelF64.microRowA, avx2KernelF64.microRowA4)
+			b.Run(fmt.Sprintf("f32/%d/%d-%d-%d", size, p[0], p[1], p[2]), func(b *testing.B) {
+				defer func(saved *kernel[float32]) { active.f32 = saved }(active.f32)
+				active.f32 = k32
+				benchMul[float32](b, size, size, size, 1)
+			})
+			b.Run(fmt.Sprintf("f64/%d/%d-%d-%d", size, q[0], q[1], q[2]), func(b *testing.B) {
+				defer func(saved *kernel[float64]) { active.f64 = saved }(active.f64)
+				active.f64 = k64
+				benchMul[float64](b, size, size, size, 1)
+			})
+		}
+	}
+}
