@@ -9,17 +9,19 @@ import (
 	"github.com/tensor-go/tensor/internal/kernels"
 )
 
-// TestStreamAheadFor checks the table: Zen 5 reads without the prefetch,
-// Emerald Rapids 4 KiB ahead, every other processor (Sapphire Rapids and
-// Intel's others, other AMD families, an unknown one) at the default
-// distance.
+// TestStreamAheadFor checks the table: Zen 5 and family 25 (Zen 3, Zen 4)
+// read without the prefetch, Emerald Rapids 4 KiB ahead, every other
+// processor (Sapphire Rapids and Intel's others, other AMD families, an
+// unknown one) at the default distance.
 func TestStreamAheadFor(t *testing.T) {
 	for _, c := range []struct {
 		p    kernels.Processor
 		want int
 	}{
 		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x1A, Model: 2}, 0},
-		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11}, defaultStreamAhead},
+		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x19, Model: 1}, 0},
+		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11}, 0},
+		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x17, Model: 0x31}, defaultStreamAhead},
 		{kernels.Processor{Vendor: "GenuineIntel", Family: 6, Model: 207}, 4096},
 		{kernels.Processor{Vendor: "GenuineIntel", Family: 6, Model: 0x8F}, defaultStreamAhead},
 		{kernels.Processor{Vendor: "GenuineIntel", Family: 6, Model: 0x55}, defaultStreamAhead},

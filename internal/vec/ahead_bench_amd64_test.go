@@ -4,6 +4,7 @@ package vec
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"syscall"
 	"testing"
@@ -70,7 +71,7 @@ func BenchmarkStreamAhead(b *testing.B) {
 			}},
 		}
 		for _, k := range kernels {
-			for _, ahead := range []int{streamAheadFor(processorForBench()), defaultStreamAhead} {
+			for _, ahead := range aheadsForBench() {
 				b.Run(fmt.Sprintf("%dMiB/%s/ahead%d", bytes>>20, k.name, ahead), func(b *testing.B) {
 					streamAhead = ahead
 					runtime.LockOSThread()
@@ -112,4 +113,13 @@ func BenchmarkRowsCPU(b *testing.B) {
 			b.ReportMetric(float64(threadCPU()-c0)/float64(b.N), "cpu-ns/op")
 		})
 	}
+}
+
+// aheadsForBench returns the distances BenchmarkStreamAhead compares:
+// this processor's and the default, or a range of them with AHEADS set.
+func aheadsForBench() []int {
+	if os.Getenv("AHEADS") != "" {
+		return []int{0, 1 << 10, 4 << 10, 8 << 10, 16 << 10, 32 << 10, 64 << 10}
+	}
+	return []int{streamAheadFor(processorForBench()), defaultStreamAhead}
 }
