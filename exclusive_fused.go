@@ -89,6 +89,14 @@ const fusedRowGroup = 4
 // group is a contiguous row of g.n elements. Rows are shared between
 // goroutines in blocks of fusedRowGroup.
 func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold bool) {
+	if x32, ok := any(x).([]float32); ok && rowsInPlace() && g.outer >= fusedRowGroup && g.n >= transposedMinRow && (g.n < rowSplitFrom || g.outer >= 2*fusedRowGroup) {
+		done := exclusiveRowsInPlace(x32, any(out).([]float32), any(scale).([]float32), g)
+		x, out = x[done*g.n:], out[done*g.n:]
+		if scale != nil {
+			scale = scale[done:]
+		}
+		g.outer -= done
+	}
 	if x32, ok := any(x).([]float32); ok && g.n >= transposedMinRow && tallStripRows() > 0 && g.outer >= vec.ColumnsWidth {
 		done := exclusiveRowsTransposed(x32, any(out).([]float32), any(scale).([]float32), g, cold)
 		x, out = x[done*g.n:], out[done*g.n:]
@@ -115,6 +123,28 @@ func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold b
 	iter.Parallel(blocks, iter.Workers(len(x)), func(lo, hi int) {
 		rows(lo*fusedRowGroup, min(hi*fusedRowGroup, g.outer))
 	})
+}
+
+// rowsInPlace says whether float32 rows take exclusiveRowsInPlace: where
+// the kernel set prefers it. A variable so that tests can run the
+// transposed strips and the split rows on any set.
+var rowsInPlace = vec.ExclusiveRowsPreferred
+
+// exclusiveRowsInPlace is exclusiveFusedRows for the float32 rows of the
+// kernel sets that prefer vec.ExclusiveRows4F32 to transposed strips: the
+// rows in groups of four, both passes over each group in place, the
+// groups shared between goroutines. It does as many rows as make whole
+// groups and returns how many. The products are exclusiveRow1's.
+func exclusiveRowsInPlace(x, out, scale []float32, g groups) int {
+	n := g.n
+	groups := g.outer / fusedRowGroup
+	iter.Parallel(groups, iter.Workers(groups*fusedRowGroup*n), func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			r := k * fusedRowGroup
+			vec.ExclusiveRows4F32(x[r*n:(r+fusedRowGroup)*n], out[r*n:(r+fusedRowGroup)*n], n, n, scaleAt(scale, r, fusedRowGroup))
+		}
+	})
+	return groups * fusedRowGroup
 }
 
 // transposedMaxRow is the longest row the transposed strips take: the

@@ -193,6 +193,8 @@ func TestExclusiveBlockedMatchesGeneric(t *testing.T) {
 // 16-element blocks, zeros, infinities and NaN, with and without the
 // factor, at several goroutine counts.
 func TestExclusiveRowsTransposedMatchesGeneric(t *testing.T) {
+	defer func(saved func() bool) { rowsInPlace = saved }(rowsInPlace)
+	rowsInPlace = func() bool { return false }
 	for _, bands := range []int{0, 1, 5, 16, 40} {
 		t.Run(fmt.Sprint("bands of ", bands), func(t *testing.T) { rowsTransposedMatchGeneric(t, bands) })
 	}
@@ -240,6 +242,42 @@ func rowsTransposedMatchGeneric(t *testing.T, band int) {
 			}
 			sameBits(t, "rows ExclusiveProd "+shapeName(s, axis, procs), got, want)
 			sameBits(t, "rows ExclusiveProdMul "+shapeName(s, axis, procs), gotMul, wantMul)
+		}
+	}
+}
+
+// Rows taken four at a time in place (vec.ExclusiveRows4F32, forced on
+// whatever the kernel set prefers) give the generic passes' bits: groups
+// of four and the rows left over, rows shorter than a block of four and
+// rows with a partial block, with and without the factor, at several
+// goroutine counts.
+func TestExclusiveRowsInPlaceMatchesGeneric(t *testing.T) {
+	defer func(saved func() bool) { rowsInPlace = saved }(rowsInPlace)
+	rowsInPlace = func() bool { return true }
+	rng := rand.New(rand.NewPCG(23, 24))
+	for _, s := range [][]int{{4, 1}, {4, 3}, {5, 4}, {8, 5}, {9, 17}, {2, 6, 33}, {13, 4099}, {40, 37}} {
+		n := 1
+		for _, d := range s {
+			n *= d
+		}
+		x := Must(Must(FromSlice(sprinkled(rng, n), s...)).AsType(Float32))
+		axis := len(s) - 1
+		mask := make([]bool, len(s))
+		mask[axis] = true
+		_, g := groupLayout(s, mask)
+		want := Must(exclusiveInto(x, g))
+		gs := Must(Prod(x, Axis(axis)))
+		gv := Must(Must(FromSlice(sprinkled(rng, gs.Size()), gs.Shape()...)).AsType(Float32))
+		kept := x.Shape()
+		kept[axis] = 1
+		wantMul := Must(Mul(Must(gv.Reshape(kept...)), want))
+		for _, procs := range []int{1, 3} {
+			prev := runtime.GOMAXPROCS(procs)
+			got := Must(ExclusiveProd(x, Axis(axis)))
+			gotMul := Must(ExclusiveProdMul(x, gv, Axis(axis)))
+			runtime.GOMAXPROCS(prev)
+			sameBits(t, "in place ExclusiveProd "+shapeName(s, axis, procs), got, want)
+			sameBits(t, "in place ExclusiveProdMul "+shapeName(s, axis, procs), gotMul, wantMul)
 		}
 	}
 }

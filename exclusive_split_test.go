@@ -66,10 +66,11 @@ func splitReference(x []float32, f float32, scaled bool, part int) []float32 {
 // part (0: the default parts), and the transposed strips' bands or
 // segments of band rows from rows of 16 on (mode 1, 2; 0: neither).
 func withSplit(part, mode, band int, f func()) {
-	oldFrom, oldPart, oldAbove, oldSeg, oldBand := rowSplitFrom, rowSplitPart, transposedBandsAbove, transposedSegmentsAbove, transposedBandRows
+	oldFrom, oldPart, oldAbove, oldSeg, oldBand, oldInPlace := rowSplitFrom, rowSplitPart, transposedBandsAbove, transposedSegmentsAbove, transposedBandRows, rowsInPlace
 	defer func() {
-		rowSplitFrom, rowSplitPart, transposedBandsAbove, transposedSegmentsAbove, transposedBandRows = oldFrom, oldPart, oldAbove, oldSeg, oldBand
+		rowSplitFrom, rowSplitPart, transposedBandsAbove, transposedSegmentsAbove, transposedBandRows, rowsInPlace = oldFrom, oldPart, oldAbove, oldSeg, oldBand, oldInPlace
 	}()
+	rowsInPlace = func() bool { return false }
 	rowSplitFrom = 64
 	if part > 0 {
 		rowSplitPart = func() int { return part }

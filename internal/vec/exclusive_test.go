@@ -1,6 +1,7 @@
 package vec
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -397,6 +398,38 @@ func TestExclusiveColumnsZerosAndSpecials(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// BenchmarkTranspose16 times the transposes of Prod's gradient along rows
+// of 4096 float32 (16 KiB apart, every row's line in one cache set): 32
+// rows into a strip of 32 columns ("in") and back ("out"), a segment of
+// 1024 columns at a time, as exclusiveRowSegments makes them, through
+// every kernel set.
+func BenchmarkTranspose16(b *testing.B) {
+	defer func(saved exclusiveKernels) { exclusiveImpl = saved }(exclusiveImpl)
+	const n, lanes, seg = 4096, ColumnsWidth, 1024
+	rows := filled(lanes*n*64, float32(1)) // 64 strips, 32 MiB, from memory
+	strip := filled(seg*lanes, float32(1))
+	for _, v := range exclusiveTable.Variants() {
+		exclusiveImpl = v.K
+		for _, in := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%s/in=%v", v.Name(), in), func(b *testing.B) {
+				b.SetBytes(4 * lanes * seg)
+				k := 0
+				for b.Loop() {
+					base := rows[(k/4)%64*lanes*n+k%4*seg:]
+					for h := 0; h < lanes; h += 16 {
+						t := Transpose16{Dst: strip[h:], DstRow: lanes, DstStep: 16 * lanes, Src: base[h*n:], SrcRow: n, SrcStep: 16, Blocks: seg / 16}
+						if !in {
+							t = Transpose16{Dst: base[h*n:], DstRow: n, DstStep: 16, Src: strip[h:], SrcRow: lanes, SrcStep: 16 * lanes, Blocks: seg / 16}
+						}
+						Transpose16F32(&t)
+					}
+					k++
+				}
+			})
 		}
 	}
 }
