@@ -89,8 +89,8 @@ const fusedRowGroup = 4
 // group is a contiguous row of g.n elements. Rows are shared between
 // goroutines in blocks of fusedRowGroup.
 func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold bool) {
-	if x32, ok := any(x).([]float32); ok && rowsInPlace() && g.outer >= fusedRowGroup && g.n >= transposedMinRow && (g.n < rowSplitFrom || g.outer >= 2*fusedRowGroup) {
-		done := exclusiveRowsInPlace(x32, any(out).([]float32), any(scale).([]float32), g)
+	if rowsInPlace() && g.outer >= fusedRowGroup && g.n >= rowsInPlaceMin[T]() && (g.n < rowSplitFrom || g.outer >= 2*fusedRowGroup) {
+		done := exclusiveRowsInPlace(x, out, scale, g)
 		x, out = x[done*g.n:], out[done*g.n:]
 		if scale != nil {
 			scale = scale[done:]
@@ -125,23 +125,45 @@ func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold b
 	})
 }
 
-// rowsInPlace says whether float32 rows take exclusiveRowsInPlace: where
+// rowsInPlace says whether rows take exclusiveRowsInPlace: where
 // the kernel set prefers it. A variable so that tests can run the
 // transposed strips and the split rows on any set.
 var rowsInPlace = vec.ExclusiveRowsPreferred
 
-// exclusiveRowsInPlace is exclusiveFusedRows for the float32 rows of the
-// kernel sets that prefer vec.ExclusiveRows4F32 to transposed strips: the
+// rowsInPlaceMin is the shortest row exclusiveRowsInPlace takes: float32
+// rows from transposedMinRow, where the transposed strips start (shorter
+// ones keep the four-row loops: at 4 the passes in place took 2.5× their
+// time); float64 rows from 64, below which the four-row Go loops are as
+// fast or faster (Zen 3, ExclusiveProdMul's CPU in place against them: 16
+// elements 1.2-1.9×, 32 level, 64 0.72-0.80×, 100 0.8-0.9×, 1000 0.85-0.89×,
+// 65536 0.5-0.57×).
+func rowsInPlaceMin[T float32 | float64]() int {
+	if _, ok := any(T(0)).(float32); ok {
+		return transposedMinRow
+	}
+	return 64
+}
+
+// exclusiveRowsInPlace is exclusiveFusedRows for the rows of the kernel
+// sets that prefer vec.ExclusiveRows4F32 and F64 to transposed strips
+// (float32) and the four-row Go loops (float64): the
 // rows in groups of four, both passes over each group in place, the
 // groups shared between goroutines. It does as many rows as make whole
 // groups and returns how many. The products are exclusiveRow1's.
-func exclusiveRowsInPlace(x, out, scale []float32, g groups) int {
+func exclusiveRowsInPlace[T float32 | float64](x, out, scale []T, g groups) int {
 	n := g.n
 	groups := g.outer / fusedRowGroup
+	var rows4 func(x, o []T, stride, n int, s []T)
+	switch any(x).(type) {
+	case []float32:
+		rows4 = any(vec.ExclusiveRows4F32).(func(x, o []T, stride, n int, s []T))
+	default:
+		rows4 = any(vec.ExclusiveRows4F64).(func(x, o []T, stride, n int, s []T))
+	}
 	iter.Parallel(groups, iter.Workers(groups*fusedRowGroup*n), func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			r := k * fusedRowGroup
-			vec.ExclusiveRows4F32(x[r*n:(r+fusedRowGroup)*n], out[r*n:(r+fusedRowGroup)*n], n, n, scaleAt(scale, r, fusedRowGroup))
+			rows4(x[r*n:(r+fusedRowGroup)*n], out[r*n:(r+fusedRowGroup)*n], n, n, scaleAt(scale, r, fusedRowGroup))
 		}
 	})
 	return groups * fusedRowGroup

@@ -255,29 +255,36 @@ func TestExclusiveRowsInPlaceMatchesGeneric(t *testing.T) {
 	defer func(saved func() bool) { rowsInPlace = saved }(rowsInPlace)
 	rowsInPlace = func() bool { return true }
 	rng := rand.New(rand.NewPCG(23, 24))
-	for _, s := range [][]int{{4, 1}, {4, 3}, {5, 4}, {8, 5}, {9, 17}, {2, 6, 33}, {13, 4099}, {40, 37}} {
+	for _, s := range [][]int{{4, 1}, {4, 3}, {5, 4}, {8, 5}, {9, 17}, {2, 6, 33}, {13, 4099}, {40, 37}, {8, 64}, {9, 67}, {4, 200}} {
 		n := 1
 		for _, d := range s {
 			n *= d
 		}
-		x := Must(Must(FromSlice(sprinkled(rng, n), s...)).AsType(Float32))
-		axis := len(s) - 1
-		mask := make([]bool, len(s))
-		mask[axis] = true
-		_, g := groupLayout(s, mask)
-		want := Must(exclusiveInto(x, g))
-		gs := Must(Prod(x, Axis(axis)))
-		gv := Must(Must(FromSlice(sprinkled(rng, gs.Size()), gs.Shape()...)).AsType(Float32))
-		kept := x.Shape()
-		kept[axis] = 1
-		wantMul := Must(Mul(Must(gv.Reshape(kept...)), want))
-		for _, procs := range []int{1, 3} {
-			prev := runtime.GOMAXPROCS(procs)
-			got := Must(ExclusiveProd(x, Axis(axis)))
-			gotMul := Must(ExclusiveProdMul(x, gv, Axis(axis)))
-			runtime.GOMAXPROCS(prev)
-			sameBits(t, "in place ExclusiveProd "+shapeName(s, axis, procs), got, want)
-			sameBits(t, "in place ExclusiveProdMul "+shapeName(s, axis, procs), gotMul, wantMul)
+		for _, dt := range []DType{Float32, Float64} {
+			rowsInPlaceCase(t, rng, s, n, dt)
 		}
+	}
+}
+
+// rowsInPlaceCase checks one shape of n elements in dtype dt.
+func rowsInPlaceCase(t *testing.T, rng *rand.Rand, s []int, n int, dt DType) {
+	x := Must(Must(FromSlice(sprinkled(rng, n), s...)).AsType(dt))
+	axis := len(s) - 1
+	mask := make([]bool, len(s))
+	mask[axis] = true
+	_, g := groupLayout(s, mask)
+	want := Must(exclusiveInto(x, g))
+	gs := Must(Prod(x, Axis(axis)))
+	gv := Must(Must(FromSlice(sprinkled(rng, gs.Size()), gs.Shape()...)).AsType(dt))
+	kept := x.Shape()
+	kept[axis] = 1
+	wantMul := Must(Mul(Must(gv.Reshape(kept...)), want))
+	for _, procs := range []int{1, 3} {
+		prev := runtime.GOMAXPROCS(procs)
+		got := Must(ExclusiveProd(x, Axis(axis)))
+		gotMul := Must(ExclusiveProdMul(x, gv, Axis(axis)))
+		runtime.GOMAXPROCS(prev)
+		sameBits(t, "in place ExclusiveProd "+dt.String()+" "+shapeName(s, axis, procs), got, want)
+		sameBits(t, "in place ExclusiveProdMul "+dt.String()+" "+shapeName(s, axis, procs), gotMul, wantMul)
 	}
 }

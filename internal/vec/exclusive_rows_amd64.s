@@ -2,7 +2,8 @@
 
 #include "textflag.h"
 
-// The four-row passes of exclusive_rows.go for AVX2. SI walks x and DI o,
+// The four-row passes of exclusive_rows.go for AVX2, float32 rows widened
+// to float64 and float64 rows (at the end). SI walks x and DI o,
 // four columns a step; R8 is a row in bytes and R9 three; Y15 holds the
 // four rows' running products (lane r, row r). Each step loads the block's
 // four row pieces widened to float64 and transposes them (TRANSPOSE4) so
@@ -126,6 +127,104 @@ suffix4Store:
 	SUBQ    $16, DI
 	DECQ    CX
 	JNZ     suffix4Loop
+
+	VMOVUPD Y15, (DX)
+	VZEROUPPER
+	RET
+
+// The float64 passes: the same steps on four float64 of each row (32
+// bytes), loaded and stored as they are; the results need no rounding.
+
+#define ARGS4F64 \
+	MOVQ x+0(FP), SI; \
+	MOVQ o+8(FP), DI; \
+	MOVQ stride+16(FP), R8; \
+	SHLQ $3, R8; \
+	LEAQ (R8)(R8*2), R9; \
+	MOVQ blocks+24(FP), CX; \
+	MOVQ run+32(FP), DX; \
+	VMOVUPD (DX), Y15
+
+// LOAD4F64(base, a, b, c, d) loads four float64 of each row from base.
+#define LOAD4F64(base, a, b, c, d) \
+	VMOVUPD (base), a; \
+	VMOVUPD (base)(R8*1), b; \
+	VMOVUPD (base)(R8*2), c; \
+	VMOVUPD (base)(R9*1), d
+
+// STORE4F64(base, a, b, c, d) stores four float64 of each row at base.
+#define STORE4F64(base, a, b, c, d) \
+	VMOVUPD a, (base); \
+	VMOVUPD b, (base)(R8*1); \
+	VMOVUPD c, (base)(R8*2); \
+	VMOVUPD d, (base)(R9*1)
+
+// func rowsPrefix4F64AVX2(x, o *float64, stride, blocks int, run *[4]float64)
+TEXT ·rowsPrefix4F64AVX2(SB), NOSPLIT, $0-40
+	ARGS4F64
+
+prefix4F64Loop:
+	LOAD4F64(SI, Y0, Y1, Y2, Y3)
+	TRANSPOSE4(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	VMOVAPD Y15, Y4
+	VMULPD  Y0, Y15, Y15
+	VMOVAPD Y15, Y5
+	VMULPD  Y1, Y15, Y15
+	VMOVAPD Y15, Y6
+	VMULPD  Y2, Y15, Y15
+	VMOVAPD Y15, Y7
+	VMULPD  Y3, Y15, Y15
+	TRANSPOSE4(Y4, Y5, Y6, Y7, Y0, Y1, Y2, Y3)
+	STORE4F64(DI, Y4, Y5, Y6, Y7)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     prefix4F64Loop
+
+	VMOVUPD Y15, (DX)
+	VZEROUPPER
+	RET
+
+// func rowsSuffix4F64AVX2(x, o *float64, stride, blocks int, run *[4]float64, s *float64)
+TEXT ·rowsSuffix4F64AVX2(SB), NOSPLIT, $0-48
+	ARGS4F64
+	MOVQ s+40(FP), R10
+	MOVQ CX, AX
+	SHLQ $5, AX
+	LEAQ -32(SI)(AX*1), SI
+	LEAQ -32(DI)(AX*1), DI
+
+suffix4F64Loop:
+	LOAD4F64(DI, Y0, Y1, Y2, Y3)
+	TRANSPOSE4(Y0, Y1, Y2, Y3, Y8, Y9, Y10, Y11)
+	LOAD4F64(SI, Y4, Y5, Y6, Y7)
+	TRANSPOSE4(Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11)
+	VMULPD Y15, Y3, Y3
+	VMULPD Y7, Y15, Y15
+	VMULPD Y15, Y2, Y2
+	VMULPD Y6, Y15, Y15
+	VMULPD Y15, Y1, Y1
+	VMULPD Y5, Y15, Y15
+	VMULPD Y15, Y0, Y0
+	VMULPD Y4, Y15, Y15
+	TRANSPOSE4(Y0, Y1, Y2, Y3, Y8, Y9, Y10, Y11)
+	TESTQ  R10, R10
+	JZ     suffix4F64Store
+	VBROADCASTSD 0(R10), Y8
+	VMULPD       Y8, Y0, Y0
+	VBROADCASTSD 8(R10), Y8
+	VMULPD       Y8, Y1, Y1
+	VBROADCASTSD 16(R10), Y8
+	VMULPD       Y8, Y2, Y2
+	VBROADCASTSD 24(R10), Y8
+	VMULPD       Y8, Y3, Y3
+
+suffix4F64Store:
+	STORE4F64(DI, Y0, Y1, Y2, Y3)
+	SUBQ $32, SI
+	SUBQ $32, DI
+	DECQ CX
+	JNZ  suffix4F64Loop
 
 	VMOVUPD Y15, (DX)
 	VZEROUPPER

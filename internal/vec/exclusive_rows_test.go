@@ -7,18 +7,18 @@ import (
 	"testing"
 )
 
-// exclusiveRowRef is one row of ExclusiveRows4F32's contract, as written
-// in its comment.
-func exclusiveRowRef(x []float32, s float32, scaled bool) []float32 {
-	o := make([]float32, len(x))
+// exclusiveRowRef is one row of ExclusiveRows4F32's and ExclusiveRows4F64's
+// contract, as written in the former's comment.
+func exclusiveRowRef[T float32 | float64](x []T, s T, scaled bool) []T {
+	o := make([]T, len(x))
 	p := 1.0
 	for i, v := range x {
-		o[i] = float32(p)
+		o[i] = T(p)
 		p *= float64(v)
 	}
 	p = 1
 	for i := len(x) - 1; i >= 0; i-- {
-		e := float32(float64(o[i]) * p)
+		e := T(float64(o[i]) * p)
 		if scaled {
 			e = s * e
 		}
@@ -28,63 +28,70 @@ func exclusiveRowRef(x []float32, s float32, scaled bool) []float32 {
 	return o
 }
 
-// TestExclusiveRows4 checks every set's four-row passes against the
-// contract at every length from 1 to three blocks of four and beyond, with
-// rows apart by more than their length, guard elements around and between
-// the rows that must stay untouched, zeros, signed zeros, infinities and
-// NaN among the values, with and without factors.
+// TestExclusiveRows4 checks every set's four-row passes, float32 and
+// float64, against the contract at every length from 1 to three blocks of
+// four and beyond, with rows apart by more than their length, guard
+// elements around and between the rows that must stay untouched, zeros,
+// signed zeros, infinities and NaN among the values, with and without
+// factors.
 func TestExclusiveRows4(t *testing.T) {
 	defer func(saved rowsKernels) { rowsImpl = saved }(rowsImpl)
-	rng := rand.New(rand.NewPCG(61, 62))
-	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e30, 1e-30}
-	const guard = 7
-	guardValue := float32(-12345)
 	for _, v := range rowsTable.Variants() {
 		rowsImpl = v.K
-		for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 16, 37, 100, 257} {
-			for _, extra := range []int{0, 3} {
-				for _, scaled := range []bool{false, true} {
-					for trial := range 3 {
-						stride := n + extra
-						size := guard + 3*stride + n + guard
-						x := make([]float32, size)
-						o := make([]float32, size)
-						for i := range x {
-							x[i] = float32(0.5 + rng.Float64())
-							if rng.IntN(2) == 0 {
-								x[i] = -x[i]
-							}
-							if trial > 0 && rng.IntN(8) == 0 {
-								x[i] = special[rng.IntN(len(special))]
-							}
-							o[i] = guardValue
+		checkRows4(t, v.Name(), ExclusiveRows4F32)
+		checkRows4(t, v.Name(), ExclusiveRows4F64)
+	}
+}
+
+func checkRows4[T float32 | float64](t *testing.T, set string, rows func(x, o []T, stride, n int, s []T)) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(61, 62))
+	special := []T{0, T(math.Copysign(0, -1)), T(math.Inf(1)), T(math.Inf(-1)), T(math.NaN()), 1e30, 1e-30}
+	const guard = 7
+	guardValue := T(-12345)
+	for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 16, 37, 100, 257} {
+		for _, extra := range []int{0, 3} {
+			for _, scaled := range []bool{false, true} {
+				for trial := range 3 {
+					stride := n + extra
+					size := guard + 3*stride + n + guard
+					x := make([]T, size)
+					o := make([]T, size)
+					for i := range x {
+						x[i] = T(0.5 + rng.Float64())
+						if rng.IntN(2) == 0 {
+							x[i] = -x[i]
 						}
-						var s []float32
+						if trial > 0 && rng.IntN(8) == 0 {
+							x[i] = special[rng.IntN(len(special))]
+						}
+						o[i] = guardValue
+					}
+					var s []T
+					if scaled {
+						s = []T{1.5, -0.25, 3, T(math.Inf(1))}
+					}
+					rows(x[guard:], o[guard:], stride, n, s)
+					name := fmt.Sprintf("%s %T n=%d stride=%d scaled=%v trial=%d", set, x[0], n, stride, scaled, trial)
+					inRow := make([]bool, size)
+					for r := range 4 {
+						at := guard + r*stride
+						var f T
 						if scaled {
-							s = []float32{1.5, -0.25, 3, float32(math.Inf(1))}
+							f = s[r]
 						}
-						ExclusiveRows4F32(x[guard:], o[guard:], stride, n, s)
-						name := fmt.Sprintf("%s n=%d stride=%d scaled=%v trial=%d", v.Name(), n, stride, scaled, trial)
-						inRow := make([]bool, size)
-						for r := range 4 {
-							at := guard + r*stride
-							var f float32
-							if scaled {
-								f = s[r]
-							}
-							want := exclusiveRowRef(x[at:at+n], f, scaled)
-							for i, w := range want {
-								inRow[at+i] = true
-								got := o[at+i]
-								if math.Float32bits(got) != math.Float32bits(w) && !(got != got && w != w) {
-									t.Fatalf("%s: row %d element %d = %v, want %v", name, r, i, got, w)
-								}
+						want := exclusiveRowRef(x[at:at+n], f, scaled)
+						for i, w := range want {
+							inRow[at+i] = true
+							got := o[at+i]
+							if math.Float64bits(float64(got)) != math.Float64bits(float64(w)) && !(got != got && w != w) {
+								t.Fatalf("%s: row %d element %d = %v, want %v", name, r, i, got, w)
 							}
 						}
-						for i, b := range inRow {
-							if !b && o[i] != guardValue {
-								t.Fatalf("%s: element %d outside the rows written (%v)", name, i, o[i])
-							}
+					}
+					for i, b := range inRow {
+						if !b && o[i] != guardValue {
+							t.Fatalf("%s: element %d outside the rows written (%v)", name, i, o[i])
 						}
 					}
 				}
@@ -104,6 +111,14 @@ func TestExclusiveRows4Bounds(t *testing.T) {
 				}
 			}()
 			ExclusiveRows4F32(make([]float32, c.len), make([]float32, c.len), c.stride, c.n, nil)
+		}()
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%+v: no panic (float64)", c)
+				}
+			}()
+			ExclusiveRows4F64(make([]float64, c.len), make([]float64, c.len), c.stride, c.n, nil)
 		}()
 	}
 }
