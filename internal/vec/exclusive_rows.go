@@ -6,19 +6,19 @@ import (
 	"github.com/tensor-go/tensor/internal/kernels"
 )
 
-// Both passes of the exclusive products over four float32 or float64 rows at once, in
-// place in their matrix: the rows' running products side by side, four
-// rows by four columns a step, turned into columns and back in registers,
-// so that a row-wise gradient needs neither a strip in the cache nor a
-// transpose through memory. The products and their roundings are
-// exclusiveRow1's (the root package's) row by row, in its order.
+// Both passes of the exclusive products over four float32 or float64 rows
+// at once, in place in their matrix: the rows' running products side by
+// side, four rows by four columns a step, turned into columns and back in
+// registers, so that a row-wise gradient needs neither a strip in the
+// cache nor a transpose through memory. The products and their roundings
+// are exclusiveRow1's (the root package's) row by row, in its order.
 
 // rowsKernels is one implementation of the four-row passes over whole
 // blocks of four columns. prefix4 runs blocks from the rows' starts,
 // storing each element's rounded prefix product in o and carrying run;
 // suffix4 runs blocks from the last back, turning each prefix in o into
-// the exclusive product (times s[r], a float32 product, when s is not
-// nil) and carrying run. Row r of x and o starts r·stride elements on.
+// the exclusive product (times s[r], one product in the rows' type, when
+// s is not nil) and carrying run. Row r of x and o starts r·stride elements on.
 type rowsKernels struct {
 	prefix4 func(x, o *float32, stride, blocks int, run *[4]float64)
 	suffix4 func(x, o *float32, stride, blocks int, run *[4]float64, s *float32)
