@@ -28,3 +28,25 @@ func BenchmarkExclusiveProd4096(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExclusiveRowsInPlace compares Prod's gradient along float32
+// rows through the four-row passes in place and through the transposed
+// strips, on rows of several lengths, in process CPU (the choice is
+// vec.ExclusiveRowsPreferred's, measured with this).
+func BenchmarkExclusiveRowsInPlace(b *testing.B) {
+	defer func(saved func() bool) { rowsInPlace = saved }(rowsInPlace)
+	for _, s := range [][2]int{{1 << 18, 16}, {1 << 16, 64}, {10000, 100}, {1000, 1000}, {4096, 4096}, {64, 65536}} {
+		x := Must(Rand(5, Float32, 0.999, 1.001, s[0], s[1]))
+		g := Must(Prod(x, Axis(1)))
+		for _, on := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%dx%d/inplace=%v", s[0], s[1], on), func(b *testing.B) {
+				rowsInPlace = func() bool { return on }
+				c0, f0 := cpuMarks(b)
+				for range b.N {
+					Must(ExclusiveProdMul(x, g, Axis(1)))
+				}
+				reportCPU(b, c0, f0)
+			})
+		}
+	}
+}

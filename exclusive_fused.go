@@ -89,15 +89,11 @@ const fusedRowGroup = 4
 // group is a contiguous row of g.n elements. Rows are shared between
 // goroutines in blocks of fusedRowGroup.
 func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold bool) {
-	if rowsInPlace() && g.outer >= fusedRowGroup && g.n >= rowsInPlaceMin[T]() && (g.n < rowSplitFrom || g.outer >= 2*fusedRowGroup) {
-		done := exclusiveRowsInPlace(x, out, scale, g)
-		x, out = x[done*g.n:], out[done*g.n:]
-		if scale != nil {
-			scale = scale[done:]
-		}
-		g.outer -= done
-	}
-	if x32, ok := any(x).([]float32); ok && g.n >= transposedMinRow && tallStripRows() > 0 && g.outer >= vec.ColumnsWidth {
+	// Sets that prefer the four-row passes in place (vec.ExclusiveRows4F32)
+	// take no transposed strips, and split only rows too few for the
+	// goroutines to share by groups of four.
+	inPlace := rowsInPlace()
+	if x32, ok := any(x).([]float32); ok && !inPlace && g.n >= transposedMinRow && tallStripRows() > 0 && g.outer >= vec.ColumnsWidth {
 		done := exclusiveRowsTransposed(x32, any(out).([]float32), any(scale).([]float32), g, cold)
 		x, out = x[done*g.n:], out[done*g.n:]
 		if scale != nil {
@@ -105,15 +101,16 @@ func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold b
 		}
 		g.outer -= done
 	}
-	if x32, ok := any(x).([]float32); ok && g.outer > 0 && g.n >= max(rowSplitFrom, vec.ColumnsWidth) && rowSplitPart() >= 1 {
+	if x32, ok := any(x).([]float32); ok && g.outer > 0 && g.n >= max(rowSplitFrom, vec.ColumnsWidth) && rowSplitPart() >= 1 && (!inPlace || g.outer < 2*fusedRowGroup) {
 		exclusiveRowsSplit(x32, any(out).([]float32), any(scale).([]float32), g, cold)
 		return
 	}
 	n := g.n
+	rows4 := exclusiveRows4For[T]()
 	rows := func(lo, hi int) {
 		r := lo
 		for ; r+fusedRowGroup <= hi; r += fusedRowGroup {
-			exclusiveRows4(x[r*n:(r+4)*n], out[r*n:(r+4)*n], scaleAt(scale, r, 4), n)
+			rows4(x[r*n:(r+4)*n], out[r*n:(r+4)*n], n, n, scaleAt(scale, r, 4))
 		}
 		for ; r < hi; r++ {
 			exclusiveRow1(x[r*n:(r+1)*n], out[r*n:(r+1)*n], scaleAt(scale, r, 1))
@@ -125,48 +122,18 @@ func exclusiveFusedRows[T float32 | float64](x, out, scale []T, g groups, cold b
 	})
 }
 
-// rowsInPlace says whether rows take exclusiveRowsInPlace: where
-// the kernel set prefers it. A variable so that tests can run the
-// transposed strips and the split rows on any set.
+// rowsInPlace says whether float32 rows skip the transposed strips for
+// vec's four-row passes in place: where the kernel set prefers them. A
+// variable so that tests can run the strips and the split rows on any
+// set, and the passes on a set that does not prefer them.
 var rowsInPlace = vec.ExclusiveRowsPreferred
 
-// rowsInPlaceMin is the shortest row exclusiveRowsInPlace takes: float32
-// rows from transposedMinRow, where the transposed strips start (shorter
-// ones keep the four-row loops: at 4 the passes in place took 2.5× their
-// time); float64 rows from 64, below which the four-row Go loops are as
-// fast or faster (Zen 3, ExclusiveProdMul's CPU in place against them: 16
-// elements 1.2-1.9×, 32 level, 64 0.72-0.80×, 100 0.8-0.9×, 1000 0.85-0.89×,
-// 65536 0.5-0.57×).
-func rowsInPlaceMin[T float32 | float64]() int {
-	if _, ok := any(T(0)).(float32); ok {
-		return transposedMinRow
+// exclusiveRows4For returns vec's four-row passes for T.
+func exclusiveRows4For[T float32 | float64]() func(x, o []T, stride, n int, s []T) {
+	if f, ok := any(vec.ExclusiveRows4F32).(func(x, o []T, stride, n int, s []T)); ok {
+		return f
 	}
-	return 64
-}
-
-// exclusiveRowsInPlace is exclusiveFusedRows for the rows of the kernel
-// sets that prefer vec.ExclusiveRows4F32 and F64 to transposed strips
-// (float32) and the four-row Go loops (float64): the
-// rows in groups of four, both passes over each group in place, the
-// groups shared between goroutines. It does as many rows as make whole
-// groups and returns how many. The products are exclusiveRow1's.
-func exclusiveRowsInPlace[T float32 | float64](x, out, scale []T, g groups) int {
-	n := g.n
-	groups := g.outer / fusedRowGroup
-	var rows4 func(x, o []T, stride, n int, s []T)
-	switch any(x).(type) {
-	case []float32:
-		rows4 = any(vec.ExclusiveRows4F32).(func(x, o []T, stride, n int, s []T))
-	default:
-		rows4 = any(vec.ExclusiveRows4F64).(func(x, o []T, stride, n int, s []T))
-	}
-	iter.Parallel(groups, iter.Workers(groups*fusedRowGroup*n), func(lo, hi int) {
-		for k := lo; k < hi; k++ {
-			r := k * fusedRowGroup
-			rows4(x[r*n:(r+fusedRowGroup)*n], out[r*n:(r+fusedRowGroup)*n], n, n, scaleAt(scale, r, fusedRowGroup))
-		}
-	})
-	return groups * fusedRowGroup
+	return any(vec.ExclusiveRows4F64).(func(x, o []T, stride, n int, s []T))
 }
 
 // transposedMaxRow is the longest row the transposed strips take: the
@@ -546,49 +513,6 @@ func exclusiveRow1[T float32 | float64](x, o, s []T) {
 		e := T(float64(o[i]) * p)
 		o[i] = T(f * e)
 		p *= float64(x[i])
-	}
-}
-
-// exclusiveRows4 is both passes over four consecutive rows of n, side by
-// side.
-func exclusiveRows4[T float32 | float64](x, o, s []T, n int) {
-	x0, x1, x2, x3 := x[:n], x[n:2*n], x[2*n:3*n], x[3*n:4*n]
-	o0, o1, o2, o3 := o[:n], o[n:2*n], o[2*n:3*n], o[3*n:4*n]
-	x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
-	o0, o1, o2, o3 = o0[:len(x0)], o1[:len(x0)], o2[:len(x0)], o3[:len(x0)]
-	p0, p1, p2, p3 := 1.0, 1.0, 1.0, 1.0
-	for i := range x0 {
-		o0[i], o1[i], o2[i], o3[i] = T(p0), T(p1), T(p2), T(p3)
-		p0 *= float64(x0[i])
-		p1 *= float64(x1[i])
-		p2 *= float64(x2[i])
-		p3 *= float64(x3[i])
-	}
-	p0, p1, p2, p3 = 1, 1, 1, 1
-	if s == nil {
-		for i := len(x0) - 1; i >= 0; i-- {
-			o0[i] = T(float64(o0[i]) * p0)
-			o1[i] = T(float64(o1[i]) * p1)
-			o2[i] = T(float64(o2[i]) * p2)
-			o3[i] = T(float64(o3[i]) * p3)
-			p0 *= float64(x0[i])
-			p1 *= float64(x1[i])
-			p2 *= float64(x2[i])
-			p3 *= float64(x3[i])
-		}
-		return
-	}
-	f0, f1, f2, f3 := s[0], s[1], s[2], s[3]
-	for i := len(x0) - 1; i >= 0; i-- {
-		e0 := T(float64(o0[i]) * p0)
-		e1 := T(float64(o1[i]) * p1)
-		e2 := T(float64(o2[i]) * p2)
-		e3 := T(float64(o3[i]) * p3)
-		o0[i], o1[i], o2[i], o3[i] = T(f0*e0), T(f1*e1), T(f2*e2), T(f3*e3)
-		p0 *= float64(x0[i])
-		p1 *= float64(x1[i])
-		p2 *= float64(x2[i])
-		p3 *= float64(x3[i])
 	}
 }
 

@@ -25,24 +25,30 @@ type rowsKernels struct {
 	// prefix4F64 and suffix4F64 are the same for float64 rows.
 	prefix4F64 func(x, o *float64, stride, blocks int, run *[4]float64)
 	suffix4F64 func(x, o *float64, stride, blocks int, run *[4]float64, s *float64)
+	// fromF32 and fromF64 are the shortest rows the set's kernels take;
+	// shorter ones go through the Go twins, which were as fast or faster
+	// there (the entries say where that was measured).
+	fromF32, fromF64 int
 	// preferred says that the root package should take these passes for
-	// float32 and float64 rows instead of its transposed strips and
-	// four-row Go loops (measured faster on the processors the set was
-	// measured on).
+	// float32 rows instead of its transposed strips (measured faster on
+	// the processors the set was measured on).
 	preferred bool
+}
+
+// rowsGo is the Go twins' entry.
+var rowsGo = rowsKernels{
+	prefix4: prefix4Go[float32], suffix4: suffix4Go[float32],
+	prefix4F64: prefix4Go[float64], suffix4F64: suffix4Go[float64],
 }
 
 var (
 	rowsImpl  rowsKernels
-	rowsTable = kernels.NewTable(&rowsImpl, rowsKernels{
-		prefix4: prefix4Go[float32], suffix4: suffix4Go[float32],
-		prefix4F64: prefix4Go[float64], suffix4F64: suffix4Go[float64],
-	})
+	rowsTable = kernels.NewTable(&rowsImpl, rowsGo)
 )
 
 // ExclusiveRowsPreferred reports whether the active kernel set computes
-// row-wise exclusive products best with ExclusiveRows4F32 and
-// ExclusiveRows4F64.
+// row-wise float32 exclusive products best with ExclusiveRows4F32 rather
+// than transposed strips.
 func ExclusiveRowsPreferred() bool { return rowsImpl.preferred }
 
 // ExclusiveRows4F32 computes in o the exclusive products of four rows of
@@ -57,17 +63,25 @@ func ExclusiveRowsPreferred() bool { return rowsImpl.preferred }
 // It panics when a row lies outside x or o, or s has fewer than four
 // elements.
 func ExclusiveRows4F32(x, o []float32, stride, n int, s []float32) {
-	exclusiveRows4(x, o, stride, n, s, rowsImpl.prefix4, rowsImpl.suffix4)
+	k := &rowsImpl
+	if n < k.fromF32 {
+		k = &rowsGo
+	}
+	exclusiveRows4(x, o, stride, n, s, k.prefix4, k.suffix4)
 }
 
 // ExclusiveRows4F64 is ExclusiveRows4F32 for float64 rows, whose products
 // need no rounding but the multiplications' own.
 func ExclusiveRows4F64(x, o []float64, stride, n int, s []float64) {
-	exclusiveRows4(x, o, stride, n, s, rowsImpl.prefix4F64, rowsImpl.suffix4F64)
+	k := &rowsImpl
+	if n < k.fromF64 {
+		k = &rowsGo
+	}
+	exclusiveRows4(x, o, stride, n, s, k.prefix4F64, k.suffix4F64)
 }
 
 // exclusiveRows4 is ExclusiveRows4F32 and ExclusiveRows4F64 with the
-// kernels of the active set for T: the whole blocks of four columns
+// kernels prefix and suffix for T: the whole blocks of four columns
 // through them, the last n%4 columns here (the suffix pass's first).
 func exclusiveRows4[T float32 | float64](x, o []T, stride, n int, s []T,
 	prefix func(x, o *T, stride, blocks int, run *[4]float64),

@@ -38,8 +38,17 @@ func TestExclusiveRows4(t *testing.T) {
 	defer func(saved rowsKernels) { rowsImpl = saved }(rowsImpl)
 	for _, v := range rowsTable.Variants() {
 		rowsImpl = v.K
-		checkRows4(t, v.Name(), ExclusiveRows4F32)
-		checkRows4(t, v.Name(), ExclusiveRows4F64)
+		k := v.K
+		// The set's kernels at every length, below their fromF32 and
+		// fromF64 too, and the public functions as they choose.
+		checkRows4(t, v.Name(), func(x, o []float32, stride, n int, s []float32) {
+			exclusiveRows4(x, o, stride, n, s, k.prefix4, k.suffix4)
+		})
+		checkRows4(t, v.Name(), func(x, o []float64, stride, n int, s []float64) {
+			exclusiveRows4(x, o, stride, n, s, k.prefix4F64, k.suffix4F64)
+		})
+		checkRows4(t, v.Name()+"/public", ExclusiveRows4F32)
+		checkRows4(t, v.Name()+"/public", ExclusiveRows4F64)
 	}
 }
 
@@ -123,24 +132,35 @@ func TestExclusiveRows4Bounds(t *testing.T) {
 	}
 }
 
-// BenchmarkExclusiveRows4 times both passes over the 1024 four-row groups
-// of a 4096² float32 matrix (64 MiB, from memory), per set, in the plain
-// loop a gradient runs.
+// BenchmarkExclusiveRows4 times both passes over the four-row groups of
+// float32 and float64 matrices of about 64 MiB (from memory), rows of
+// several lengths, with each set's kernels at every length (the Go twins
+// are the generic set's): where the kernels start to beat the twins
+// (rowsKernels.fromF32, fromF64), in the plain loop a gradient runs.
 func BenchmarkExclusiveRows4(b *testing.B) {
-	defer func(saved rowsKernels) { rowsImpl = saved }(rowsImpl)
-	const n = 4096
-	x := filled(n*n, float32(1.0001))
-	o := make([]float32, n*n)
-	s := []float32{1, 2, 3, 4}
-	for _, v := range rowsTable.Variants() {
-		rowsImpl = v.K
-		b.Run(v.Name(), func(b *testing.B) {
-			b.SetBytes(8 * n * n)
-			for b.Loop() {
-				for r := 0; r < n; r += 4 {
-					ExclusiveRows4F32(x[r*n:], o[r*n:], n, n, s)
+	for _, n := range []int{16, 32, 64, 4096} {
+		rows := (1 << 24) / n
+		x32, o32 := filled(rows*n, float32(1.0001)), make([]float32, rows*n)
+		x64, o64 := filled(rows*n/2, 1.0001), make([]float64, rows*n/2)
+		s32, s64 := []float32{1, 2, 3, 4}, []float64{1, 2, 3, 4}
+		for _, v := range rowsTable.Variants() {
+			k := v.K
+			b.Run(fmt.Sprintf("f32/%d/%s", n, v.Name()), func(b *testing.B) {
+				b.SetBytes(int64(8 * len(x32)))
+				for b.Loop() {
+					for r := 0; r+4 <= rows; r += 4 {
+						exclusiveRows4(x32[r*n:], o32[r*n:], n, n, s32, k.prefix4, k.suffix4)
+					}
 				}
-			}
-		})
+			})
+			b.Run(fmt.Sprintf("f64/%d/%s", n, v.Name()), func(b *testing.B) {
+				b.SetBytes(int64(16 * len(x64)))
+				for b.Loop() {
+					for r := 0; r+4 <= rows/2; r += 4 {
+						exclusiveRows4(x64[r*n:], o64[r*n:], n, n, s64, k.prefix4F64, k.suffix4F64)
+					}
+				}
+			})
+		}
 	}
 }
