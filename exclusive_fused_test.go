@@ -219,30 +219,7 @@ func rowsTransposedMatchGeneric(t *testing.T, band int) {
 	}
 	rng := rand.New(rand.NewPCG(19, 20))
 	for _, s := range [][]int{{32, 16}, {40, 37}, {64, 100}, {2, 33, 48}, {97, 1031}, {33, 81}} {
-		n := 1
-		for _, d := range s {
-			n *= d
-		}
-		x := Must(Must(FromSlice(sprinkled(rng, n), s...)).AsType(Float32))
-		axis := len(s) - 1
-		_, g := groupLayout(s, func() []bool { m := make([]bool, len(s)); m[axis] = true; return m }())
-		want := Must(exclusiveInto(x, g))
-		gs := Must(Prod(x, Axis(axis)))
-		gv := Must(Must(FromSlice(sprinkled(rng, gs.Size()), gs.Shape()...)).AsType(Float32))
-		kept := x.Shape()
-		kept[axis] = 1
-		wantMul := Must(Mul(Must(gv.Reshape(kept...)), want))
-		for _, procs := range []int{1, 3} {
-			prev := runtime.GOMAXPROCS(procs)
-			got, err := ExclusiveProd(x, Axis(axis))
-			gotMul, errMul := ExclusiveProdMul(x, gv, Axis(axis))
-			runtime.GOMAXPROCS(prev)
-			if err != nil || errMul != nil {
-				t.Fatal(err, errMul)
-			}
-			sameBits(t, "rows ExclusiveProd "+shapeName(s, axis, procs), got, want)
-			sameBits(t, "rows ExclusiveProdMul "+shapeName(s, axis, procs), gotMul, wantMul)
-		}
+		checkRowsMatchGeneric(t, rng, "rows", s, Float32)
 	}
 }
 
@@ -256,18 +233,21 @@ func TestExclusiveRowsInPlaceMatchesGeneric(t *testing.T) {
 	rowsInPlace = func() bool { return true }
 	rng := rand.New(rand.NewPCG(23, 24))
 	for _, s := range [][]int{{4, 1}, {4, 3}, {5, 4}, {8, 5}, {9, 17}, {2, 6, 33}, {13, 4099}, {40, 37}, {8, 64}, {9, 67}, {4, 200}} {
-		n := 1
-		for _, d := range s {
-			n *= d
-		}
 		for _, dt := range []DType{Float32, Float64} {
-			rowsInPlaceCase(t, rng, s, n, dt)
+			checkRowsMatchGeneric(t, rng, "in place", s, dt)
 		}
 	}
 }
 
-// rowsInPlaceCase checks one shape of n elements in dtype dt.
-func rowsInPlaceCase(t *testing.T, rng *rand.Rand, s []int, n int, dt DType) {
+// checkRowsMatchGeneric checks ExclusiveProd and ExclusiveProdMul over
+// the last axis of a random x of shape s in dtype dt against the generic
+// passes, bit for bit, at 1 and 3 goroutines.
+func checkRowsMatchGeneric(t *testing.T, rng *rand.Rand, label string, s []int, dt DType) {
+	t.Helper()
+	n := 1
+	for _, d := range s {
+		n *= d
+	}
 	x := Must(Must(FromSlice(sprinkled(rng, n), s...)).AsType(dt))
 	axis := len(s) - 1
 	mask := make([]bool, len(s))
@@ -281,10 +261,13 @@ func rowsInPlaceCase(t *testing.T, rng *rand.Rand, s []int, n int, dt DType) {
 	wantMul := Must(Mul(Must(gv.Reshape(kept...)), want))
 	for _, procs := range []int{1, 3} {
 		prev := runtime.GOMAXPROCS(procs)
-		got := Must(ExclusiveProd(x, Axis(axis)))
-		gotMul := Must(ExclusiveProdMul(x, gv, Axis(axis)))
+		got, err := ExclusiveProd(x, Axis(axis))
+		gotMul, errMul := ExclusiveProdMul(x, gv, Axis(axis))
 		runtime.GOMAXPROCS(prev)
-		sameBits(t, "in place ExclusiveProd "+dt.String()+" "+shapeName(s, axis, procs), got, want)
-		sameBits(t, "in place ExclusiveProdMul "+dt.String()+" "+shapeName(s, axis, procs), gotMul, wantMul)
+		if err != nil || errMul != nil {
+			t.Fatal(err, errMul)
+		}
+		sameBits(t, label+" ExclusiveProd "+dt.String()+" "+shapeName(s, axis, procs), got, want)
+		sameBits(t, label+" ExclusiveProdMul "+dt.String()+" "+shapeName(s, axis, procs), gotMul, wantMul)
 	}
 }
