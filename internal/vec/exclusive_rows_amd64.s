@@ -72,27 +72,22 @@
 	VMOVUPD yc, (base)(R8*2); \
 	VMOVUPD yd, (base)(R9*1)
 
-// SCALEF32 and SCALEF64(ya-yd, xa-xd) multiply the four rounded rows by
-// s[0..3] at R10, one product in the element type.
-#define SCALEF32(ya, yb, yc, yd, xa, xb, xc, xd) \
-	VBROADCASTSS 0(R10), X8; \
-	VMULPS       X8, xa, xa; \
-	VBROADCASTSS 4(R10), X8; \
-	VMULPS       X8, xb, xb; \
-	VBROADCASTSS 8(R10), X8; \
-	VMULPS       X8, xc, xc; \
-	VBROADCASTSS 12(R10), X8; \
-	VMULPS       X8, xd, xd
+// SCALE4(BCAST, MUL, size, t, a, b, c, d) multiplies the four rounded
+// rows a-d by s[0..3] at R10 (elements of size bytes), one product in the
+// element type, through t. SCALEF32 and SCALEF64(ya-yd, xa-xd) are it for
+// each type.
+#define SCALE4(BCAST, MUL, size, t, a, b, c, d) \
+	BCAST (0*size)(R10), t; \
+	MUL   t, a, a; \
+	BCAST (1*size)(R10), t; \
+	MUL   t, b, b; \
+	BCAST (2*size)(R10), t; \
+	MUL   t, c, c; \
+	BCAST (3*size)(R10), t; \
+	MUL   t, d, d
 
-#define SCALEF64(ya, yb, yc, yd, xa, xb, xc, xd) \
-	VBROADCASTSD 0(R10), Y8; \
-	VMULPD       Y8, ya, ya; \
-	VBROADCASTSD 8(R10), Y8; \
-	VMULPD       Y8, yb, yb; \
-	VBROADCASTSD 16(R10), Y8; \
-	VMULPD       Y8, yc, yc; \
-	VBROADCASTSD 24(R10), Y8; \
-	VMULPD       Y8, yd, yd
+#define SCALEF32(ya, yb, yc, yd, xa, xb, xc, xd) SCALE4(VBROADCASTSS, VMULPS, 4, X8, xa, xb, xc, xd)
+#define SCALEF64(ya, yb, yc, yd, xa, xb, xc, xd) SCALE4(VBROADCASTSD, VMULPD, 8, Y8, ya, yb, yc, yd)
 
 // PREFIX4(shift, LOAD, ROUND, STORE) is the prefix pass for elements of
 // 1<<shift bytes, four of each row (step bytes) a block: the columns'
