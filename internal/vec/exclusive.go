@@ -19,6 +19,13 @@ type exclusiveKernels struct {
 	// boundary on; s nil is no factor.
 	suffixInto  func(o, pre []float32, run []float64, x, s []float32, stream bool)
 	transpose16 func(t *Transpose16)
+	// down4 and up4 are the four-row passes (ExclusiveDown4F32,
+	// ExclusiveUp4F32) over the quad's first w columns.
+	down4, up4 func(q *Quad, w int)
+	// rowBands says that the root package should compute tall float32
+	// columns in bands of whole rows with down4 and up4 rather than in
+	// strips of ColumnsWidth columns (measured faster where it is set).
+	rowBands bool
 	// streams says that columns and transpose16 honour Stream (with
 	// streaming stores, where their rows are whole aligned lines); the Go
 	// twins and the AVX2 set store ordinarily.
@@ -31,8 +38,14 @@ type exclusiveKernels struct {
 // only where it is to be streamed.
 func ExclusiveStreams() bool { return exclusiveImpl.streams }
 
+// ExclusiveRowBands reports whether the active kernel set computes the
+// exclusive products down tall float32 columns best in bands of whole rows
+// (ExclusiveDown4F32, ExclusiveUp4F32) rather than in strips
+// (ExclusiveColumnsF32).
+func ExclusiveRowBands() bool { return exclusiveImpl.rowBands }
+
 // exclusiveGo is the Go twin: the loops the functions' comments show.
-var exclusiveGo = exclusiveKernels{prefix: prefixGo, suffix: suffixGo, suffixScaled: suffixScaledGo, columns: columnsGo, suffixInto: suffixIntoGo, transpose16: transpose16Go}
+var exclusiveGo = exclusiveKernels{prefix: prefixGo, suffix: suffixGo, suffixScaled: suffixScaledGo, columns: columnsGo, suffixInto: suffixIntoGo, transpose16: transpose16Go, down4: down4Go, up4: up4Go}
 
 var (
 	exclusiveImpl  exclusiveKernels

@@ -180,6 +180,8 @@ var exclusiveAVX2 = exclusiveKernels{
 		suffixScaledGo(o[n:], run[n:], x[n:], s[n:])
 	},
 	columns: columnsAVX2,
+	down4:   down4Go,
+	up4:     up4Go,
 	streams: true,
 	transpose16: func(t *Transpose16) {
 		transpose16AVX2(&t.Dst[0], t.DstRow, t.DstStep, &t.Src[0], t.SrcRow, t.SrcStep, t.Blocks, streamTranspose(t))
@@ -205,6 +207,7 @@ func init() {
 	exclusiveTable.Add(kernels.AVX512, exclusiveKernels{
 		prefix: exclusivePrefixAVX512, suffix: exclusiveSuffixAVX512, suffixScaled: exclusiveSuffixScaledAVX512,
 		columns: columnsAVX512, suffixInto: suffixIntoAVX512, streams: true,
+		down4: down4AVX512, up4: up4AVX512, rowBands: true,
 		transpose16: func(t *Transpose16) {
 			transpose16AVX512(&t.Dst[0], t.DstRow, t.DstStep, &t.Src[0], t.SrcRow, t.SrcStep, t.Blocks, streamTranspose(t))
 		},
