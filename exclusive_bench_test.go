@@ -50,3 +50,40 @@ func BenchmarkExclusiveRowsInPlace(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExclusiveAxis0Ways compares Prod's gradient down the columns of
+// tall float32 groups in row bands, in bands of strips and in the blocked
+// passes, beside the forward Prod, in process CPU (rowBandsFor and
+// rowBandsMinPiece were chosen with this).
+func BenchmarkExclusiveAxis0Ways(b *testing.B) {
+	defer func(saved func() int) { tallStripRows = saved }(tallStripRows)
+	defer func(saved func(groups, int) bool) { rowBandsFor = saved }(rowBandsFor)
+	strips, rowBands := tallStripRows, rowBandsFor
+	for _, s := range [][2]int{{4096, 4096}, {16384, 1024}, {4096, 512}} {
+		x := Must(Rand(5, Float32, 0.999, 1.001, s[0], s[1]))
+		g := Must(Prod(x, Axis(0)))
+		b.Run(fmt.Sprintf("%dx%d/prod", s[0], s[1]), func(b *testing.B) {
+			for range b.N {
+				Must(Prod(x, Axis(0)))
+			}
+		})
+		for _, way := range []string{"rowbands", "bands", "blocked"} {
+			b.Run(fmt.Sprintf("%dx%d/%s", s[0], s[1], way), func(b *testing.B) {
+				tallStripRows, rowBandsFor = strips, rowBands
+				switch way {
+				case "rowbands":
+					rowBandsFor = func(groups, int) bool { return true }
+				case "bands":
+					rowBandsFor = func(groups, int) bool { return false }
+				case "blocked":
+					tallStripRows = func() int { return 0 }
+				}
+				c0, f0 := cpuMarks(b)
+				for range b.N {
+					Must(ExclusiveProdMul(x, g, Axis(0)))
+				}
+				reportCPU(b, c0, f0)
+			})
+		}
+	}
+}

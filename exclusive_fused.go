@@ -530,6 +530,8 @@ func exclusiveFusedColumns[T float32 | float64](x, out, scale []T, g groups, col
 		mapStreamed(o32, g.inner, vec.ColumnsWidth, cold, len(o32)*4 >= ewise.StreamOutputBytes)
 		if g.n <= min(tallStripRows(), tallColumnRows) {
 			exclusiveTallStrips(x32, o32, any(scale).([]float32), g)
+		} else if rowBandsFor(g, iter.Workers(len(x))) {
+			exclusiveRowBands(x32, o32, any(scale).([]float32), g)
 		} else {
 			exclusiveBands(x32, o32, any(scale).([]float32), g)
 		}

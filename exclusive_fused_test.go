@@ -130,15 +130,16 @@ func TestExclusiveProdMulShapesAndDTypes(t *testing.T) {
 	}
 }
 
-// The blocked column passes, the tall strips and their bands give the
-// generic passes' bits whatever the blocks, strips and bands, streamed or not: with blocks of eight rows, groups of a few blocks and a
+// The blocked column passes, the tall strips, their bands and the row
+// bands give the generic passes' bits whatever the blocks, strips and
+// bands, streamed or not: with blocks of eight rows, groups of a few blocks and a
 // remainder, strips with a narrow last one, zeros, infinities and NaN
 // inside and across blocks, with and without the factor.
 func TestExclusiveBlockedMatchesGeneric(t *testing.T) {
-	old, oldTall, oldStream, oldColumns := blockedPanel, tallStripRows, ewise.StreamOutputBytes, tallColumnRows
+	old, oldTall, oldStream, oldColumns, oldRowBands := blockedPanel, tallStripRows, ewise.StreamOutputBytes, tallColumnRows, rowBandsFor
 	blockedPanel = 1 // eight rows a block
 	defer func() {
-		blockedPanel, tallStripRows, ewise.StreamOutputBytes, tallColumnRows = old, oldTall, oldStream, oldColumns
+		blockedPanel, tallStripRows, ewise.StreamOutputBytes, tallColumnRows, rowBandsFor = old, oldTall, oldStream, oldColumns, oldRowBands
 	}()
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, dt := range []DType{Float32, Float64} {
@@ -159,18 +160,21 @@ func TestExclusiveBlockedMatchesGeneric(t *testing.T) {
 			kept := x.Shape()
 			kept[axis] = 1
 			wantMul := Must(Mul(Must(gv.Reshape(kept...)), want))
-			for mode := range 6 {
-				tall, stream, bands := mode&1 == 1, mode&2 == 2, mode >= 4
+			for mode := range 8 {
+				tall, stream, bands, rowBands := mode&1 == 1, mode&2 == 2, mode >= 4, mode >= 6
 				if !tall && !bands {
 					tallStripRows = func() int { return 0 }
 				}
 				if bands {
 					tallColumnRows = 2 + mode%2*8 // bands of one and of five rows (a four-row kernel call and one more)
+					// Row bands of eight rows (blockedPanel), on every
+					// kernel set, or strips.
+					rowBandsFor = func(groups, int) bool { return rowBands }
 				}
 				if stream {
 					ewise.StreamOutputBytes = 0
 				}
-				name := fmt.Sprintf("%s tall=%v stream=%v bands=%v %s", dt, tall, stream, bands, shapeName(s, axis, 0))
+				name := fmt.Sprintf("%s tall=%v stream=%v bands=%v rowbands=%v %s", dt, tall, stream, bands, rowBands, shapeName(s, axis, 0))
 				for _, procs := range []int{1, 3} {
 					prev := runtime.GOMAXPROCS(procs)
 					got, err := ExclusiveProd(x, Axis(axis))
@@ -182,7 +186,7 @@ func TestExclusiveBlockedMatchesGeneric(t *testing.T) {
 					sameBits(t, "blocked ExclusiveProd "+name+fmt.Sprint(" procs ", procs), got, want)
 					sameBits(t, "blocked ExclusiveProdMul "+name+fmt.Sprint(" procs ", procs), gotMul, wantMul)
 				}
-				tallStripRows, ewise.StreamOutputBytes, tallColumnRows = oldTall, oldStream, oldColumns
+				tallStripRows, ewise.StreamOutputBytes, tallColumnRows, rowBandsFor = oldTall, oldStream, oldColumns, oldRowBands
 			}
 		}
 	}
