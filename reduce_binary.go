@@ -10,6 +10,7 @@ import (
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/scratch"
 	"github.com/tensor-go/tensor/internal/storage"
+	"github.com/tensor-go/tensor/internal/vec"
 	"github.com/tensor-go/tensor/shape"
 )
 
@@ -85,7 +86,8 @@ func MulWithSum(g, u, v any, opts ...ReduceOption) (prod, sum *Tensor, err error
 	if prod.cold && stream {
 		storage.MapForStreaming(prod.storage, bytes)
 	}
-	f.side = &fusedSide{out: prod.storage, g: f.bases[1], u: firstElement(ut), uStrides: uStrides, kernel: ewise.Mul.Kernel(c)}
+	f.side = &fusedSide{out: prod.storage, g: f.bases[1], u: firstElement(ut), uStrides: uStrides, kernel: ewise.Mul.Kernel(c),
+		both: ewise.MulWithSum(c, stream), fence: stream}
 	if stream {
 		f.side.kernel = ewise.Mul.Streaming(c)
 	}
@@ -342,6 +344,8 @@ type fusedSide struct {
 	out, g, u unsafe.Pointer
 	uStrides  []int
 	kernel    iter.Kernel
+	both      ewise.MulWithSumKernel // contiguous runs of both results at once, or nil
+	fence     bool                   // both streams out: each goroutine fences when done
 }
 
 // operands are the plan's operands' strides: three, or four with the side
@@ -466,6 +470,7 @@ func (f *fusedReduce) newRun() *fusedRun {
 	run := fusedRunPool.Get()
 	run.red, run.size = f.r.Kernel(f.c), f.c.Size()
 	run.piece = len(run.buf) / run.size
+	run.accSize = f.accType.Size()
 	run.bin, run.promoter = f.op.Kernel(f.c), nil
 	if f.dts != [3]dtype.DType{f.c, f.c, f.c} {
 		run.promoter = f.op.GetPromoter(f.c, f.dts)
@@ -490,6 +495,7 @@ type fusedRun struct {
 	promoter *ewise.Promoter
 	side     *fusedSide
 	size     int // the compute dtype's element size
+	accSize  int // the accumulators' element size
 	piece    int // elements per piece
 	kernel   iter.Kernel
 	bases    [4]unsafe.Pointer
@@ -513,6 +519,13 @@ var fusedRunPool = scratch.List[fusedRun]{New: func() *fusedRun {
 
 func (f *fusedRun) run(ptrs []unsafe.Pointer, strides []int, n int) {
 	sacc, sa, sb := strides[0], strides[1], strides[2]
+	if s := f.side; s != nil && s.both != nil && sacc == f.accSize && sa == f.size && sb == f.size && strides[3] == f.size {
+		// A run along kept dimensions, everything contiguous (a bias's
+		// rows, a batch operand's): each accumulator takes one term, so
+		// one pass over the run gives the pieces' bits.
+		s.both(unsafe.Add(s.out, int(uintptr(ptrs[1])-uintptr(s.g))), ptrs[1], ptrs[3], ptrs[2], ptrs[0], n)
+		return
+	}
 	buf := unsafe.Pointer(&f.buf[0])
 	for i := 0; i < n; i += f.piece {
 		k := min(f.piece, n-i)
@@ -534,6 +547,9 @@ func (f *fusedRun) run(ptrs []unsafe.Pointer, strides []int, n int) {
 
 // release returns the kernel to its pool, dropping what it pointed at.
 func (f *fusedRun) release() {
+	if f.side != nil && f.side.fence {
+		vec.FenceStreaming() // before the goroutine hands its part of out over
+	}
 	if f.promoter != nil {
 		f.promoter.Release()
 	}

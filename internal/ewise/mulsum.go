@@ -1,0 +1,61 @@
+package ewise
+
+import (
+	"unsafe"
+
+	"github.com/tensor-go/tensor/dtype"
+	"github.com/tensor-go/tensor/internal/vec"
+)
+
+// MulWithSumKernel computes one contiguous run of n elements of both
+// gradients of a broadcasting product with cotangent g: out = g·u, the
+// full operand's gradient, and acc += g·v folded element by element into
+// the broadcast operand's accumulators (Sum's accumulator dtype), g read
+// once for both (see vec.MulWithSumF32). The products and sums round as
+// Mul's kernel and Sum's run kernel round them, so the bits are those of
+// the two.
+type MulWithSumKernel func(out, g, u, v, acc unsafe.Pointer, n int)
+
+// MulWithSum returns the kernel for dtype dt, or nil when dt has none (or
+// UseVec is off). With stream, out is stored around the cache unfenced: the
+// caller calls vec.FenceStreaming once it is done.
+func MulWithSum(dt dtype.DType, stream bool) MulWithSumKernel {
+	if !UseVec {
+		return nil
+	}
+	switch {
+	case dt == dtype.Float32 && stream:
+		return mulWithSumF32Stream
+	case dt == dtype.Float32:
+		return mulWithSumF32
+	case dt == dtype.Float64 && stream:
+		return mulWithSumF64Stream
+	case dt == dtype.Float64:
+		return mulWithSumF64
+	}
+	return nil
+}
+
+func mulWithSumF32(out, g, u, v, acc unsafe.Pointer, n int) {
+	mulWithSumF32Into(out, g, u, v, acc, n, false)
+}
+
+func mulWithSumF32Stream(out, g, u, v, acc unsafe.Pointer, n int) {
+	mulWithSumF32Into(out, g, u, v, acc, n, true)
+}
+
+func mulWithSumF64(out, g, u, v, acc unsafe.Pointer, n int) {
+	mulWithSumF64Into(out, g, u, v, acc, n, false)
+}
+
+func mulWithSumF64Stream(out, g, u, v, acc unsafe.Pointer, n int) {
+	mulWithSumF64Into(out, g, u, v, acc, n, true)
+}
+
+func mulWithSumF32Into(out, g, u, v, acc unsafe.Pointer, n int, stream bool) {
+	vec.MulWithSumF32(run[float32](out, n), run[float32](g, n), run[float32](u, n), run[float32](v, n), run[float64](acc, n), stream)
+}
+
+func mulWithSumF64Into(out, g, u, v, acc unsafe.Pointer, n int, stream bool) {
+	vec.MulWithSumF64(run[float64](out, n), run[float64](g, n), run[float64](u, n), run[float64](v, n), run[float64](acc, n), stream)
+}
