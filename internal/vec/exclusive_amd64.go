@@ -180,8 +180,8 @@ var exclusiveAVX2 = exclusiveKernels{
 		suffixScaledGo(o[n:], run[n:], x[n:], s[n:])
 	},
 	columns: columnsAVX2,
-	down4:   down4Go,
-	up4:     up4Go,
+	down4:   down4AVX2,
+	up4:     up4AVX2,
 	streams: true,
 	transpose16: func(t *Transpose16) {
 		transpose16AVX2(&t.Dst[0], t.DstRow, t.DstStep, &t.Src[0], t.SrcRow, t.SrcStep, t.Blocks, streamTranspose(t))
