@@ -180,8 +180,12 @@ var exclusiveAVX2 = exclusiveKernels{
 		suffixScaledGo(o[n:], run[n:], x[n:], s[n:])
 	},
 	columns: columnsAVX2,
-	down4:   down4Go,
-	up4:     up4Go,
+	down4:   down4AVX2,
+	up4:     up4AVX2,
+	// rowBands stays off: on an AVX-512 Xeon with this set forced, row
+	// bands took 0.8 of the strips' CPU at 4096² but 0.82-1.05 (median
+	// 0.97) at 16384×1024 (BenchmarkExclusiveAxis0Ways, five alternating
+	// rounds, a shared machine), not clearly faster at both.
 	streams: true,
 	transpose16: func(t *Transpose16) {
 		transpose16AVX2(&t.Dst[0], t.DstRow, t.DstStep, &t.Src[0], t.SrcRow, t.SrcStep, t.Blocks, streamTranspose(t))

@@ -75,8 +75,8 @@ func TestExclusiveQuadsMatchTwins(t *testing.T) {
 				if stride == 0 {
 					stride = 1
 				}
-				for variant := range 8 {
-					scaled, inPlace, stream := variant&1 != 0, variant&2 != 0, variant&4 != 0
+				for variant := range 16 {
+					scaled, inPlace, stream, none := variant&1 != 0, variant&2 != 0, variant&4 != 0, variant&8 != 0
 					c := newQuadCase(rng, w, stride, guard, scaled)
 					if stream {
 						// Aligned rows, so that the kernels take the
@@ -86,8 +86,11 @@ func TestExclusiveQuadsMatchTwins(t *testing.T) {
 						c.o = buf
 					}
 					ahead := exclusiveInputs(rng, 3*stride+w)
+					if none {
+						ahead = nil // the kernels prefetch x itself
+					}
 					ahead0 := append([]float32{}, ahead...)
-					name := fmt.Sprintf("%s/w=%d/stride=%d/scaled=%v/inplace=%v/stream=%v", v.Name(), w, stride, scaled, inPlace, stream)
+					name := fmt.Sprintf("%s/w=%d/stride=%d/scaled=%v/inplace=%v/stream=%v/ahead=%v", v.Name(), w, stride, scaled, inPlace, stream, !none)
 					got, want := c.clone(), c.clone()
 					if stream {
 						got.o = aligned64(len(c.o))
