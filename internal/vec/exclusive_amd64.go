@@ -182,11 +182,12 @@ var exclusiveAVX2 = exclusiveKernels{
 	columns: columnsAVX2,
 	down4:   down4AVX2,
 	up4:     up4AVX2,
-	// rowBands stays off: on an AVX-512 Xeon with this set forced, row
-	// bands took 0.8 of the strips' CPU at 4096² but 0.82-1.05 (median
-	// 0.97) at 16384×1024 (BenchmarkExclusiveAxis0Ways, five alternating
-	// rounds, a shared machine), not clearly faster at both.
-	streams: true,
+	// Row bands with these kernels took 0.80-0.85 of the strips' CPU at
+	// 4096² and 0.97-0.99 at 16384×1024 and 4096×512 on a Xeon with this
+	// set forced (BenchmarkExclusiveAxis0Ways, alternating rounds), never
+	// more; not yet measured on a 512 KiB-L2 Zen 3.
+	rowBands: true,
+	streams:  true,
 	transpose16: func(t *Transpose16) {
 		transpose16AVX2(&t.Dst[0], t.DstRow, t.DstStep, &t.Src[0], t.SrcRow, t.SrcStep, t.Blocks, streamTranspose(t))
 	},
