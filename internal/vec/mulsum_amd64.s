@@ -17,6 +17,45 @@
 	MOVQ acc_base+96(FP), R9; \
 	SHRQ $SHIFT, CX
 
+// The pair kernels: out = g·s and buf = g·v, g loaded once. Registers: DI
+// out, R9 buf, SI g, R8 v, s broadcast in Z7 / Y7, CX the steps left.
+// s is the first source of its product, as in mulScalarF32AVX512.
+#define PAIRARGS(SHIFT) \
+	MOVQ out_base+0(FP), DI; \
+	MOVQ out_len+8(FP), CX; \
+	MOVQ buf_base+24(FP), R9; \
+	MOVQ g_base+48(FP), SI; \
+	MOVQ v_base+72(FP), R8; \
+	SHRQ $SHIFT, CX
+
+#define PAIRF32512(STORE) \
+	VMOVUPS (SI), Z0; \
+	VMULPS  Z0, Z7, Z1; \
+	STORE   Z1, (DI); \
+	VMULPS  (R8), Z0, Z2; \
+	VMOVUPS Z2, (R9)
+
+#define PAIRF64512(STORE) \
+	VMOVUPD (SI), Z0; \
+	VMULPD  Z0, Z7, Z1; \
+	STORE   Z1, (DI); \
+	VMULPD  (R8), Z0, Z2; \
+	VMOVUPD Z2, (R9)
+
+#define PAIRF32256(STORE) \
+	VMOVUPS (SI), Y0; \
+	VMULPS  Y0, Y7, Y1; \
+	STORE   Y1, (DI); \
+	VMULPS  (R8), Y0, Y2; \
+	VMOVUPS Y2, (R9)
+
+#define PAIRF64256(STORE) \
+	VMOVUPD (SI), Y0; \
+	VMULPD  Y0, Y7, Y1; \
+	STORE   Y1, (DI); \
+	VMULPD  (R8), Y0, Y2; \
+	VMOVUPD Y2, (R9)
+
 // F32STEP512 takes 16 float32: the product g·v widens in two halves of
 // eight into the float64 accumulators.
 #define F32STEP512(STORE) \
@@ -121,3 +160,54 @@ TEXT ·mulWithSumF64AVX2(SB), NOSPLIT, $0-120
 TEXT ·mulWithSumF64StreamAVX2(SB), NOSPLIT, $0-120
 	ARGS(2)
 	LOOP(F64STEP256, VMOVNTPD, 32, 32)
+
+// LOOP advances DX too, which the pair kernels do not use, and buf (R9) by
+// as much as the others.
+
+// func mulScalarPairF32AVX512(out, buf, g, v []float32, s float32)
+TEXT ·mulScalarPairF32AVX512(SB), NOSPLIT, $0-100
+	PAIRARGS(4)
+	VBROADCASTSS s+96(FP), Z7
+	LOOP(PAIRF32512, VMOVUPS, 64, 64)
+
+// func mulScalarPairF32StreamAVX512(out, buf, g, v []float32, s float32)
+TEXT ·mulScalarPairF32StreamAVX512(SB), NOSPLIT, $0-100
+	PAIRARGS(4)
+	VBROADCASTSS s+96(FP), Z7
+	LOOP(PAIRF32512, VMOVNTPS, 64, 64)
+
+// func mulScalarPairF64AVX512(out, buf, g, v []float64, s float64)
+TEXT ·mulScalarPairF64AVX512(SB), NOSPLIT, $0-104
+	PAIRARGS(3)
+	VBROADCASTSD s+96(FP), Z7
+	LOOP(PAIRF64512, VMOVUPD, 64, 64)
+
+// func mulScalarPairF64StreamAVX512(out, buf, g, v []float64, s float64)
+TEXT ·mulScalarPairF64StreamAVX512(SB), NOSPLIT, $0-104
+	PAIRARGS(3)
+	VBROADCASTSD s+96(FP), Z7
+	LOOP(PAIRF64512, VMOVNTPD, 64, 64)
+
+// func mulScalarPairF32AVX2(out, buf, g, v []float32, s float32)
+TEXT ·mulScalarPairF32AVX2(SB), NOSPLIT, $0-100
+	PAIRARGS(3)
+	VBROADCASTSS s+96(FP), Y7
+	LOOP(PAIRF32256, VMOVUPS, 32, 32)
+
+// func mulScalarPairF32StreamAVX2(out, buf, g, v []float32, s float32)
+TEXT ·mulScalarPairF32StreamAVX2(SB), NOSPLIT, $0-100
+	PAIRARGS(3)
+	VBROADCASTSS s+96(FP), Y7
+	LOOP(PAIRF32256, VMOVNTPS, 32, 32)
+
+// func mulScalarPairF64AVX2(out, buf, g, v []float64, s float64)
+TEXT ·mulScalarPairF64AVX2(SB), NOSPLIT, $0-104
+	PAIRARGS(2)
+	VBROADCASTSD s+96(FP), Y7
+	LOOP(PAIRF64256, VMOVUPD, 32, 32)
+
+// func mulScalarPairF64StreamAVX2(out, buf, g, v []float64, s float64)
+TEXT ·mulScalarPairF64StreamAVX2(SB), NOSPLIT, $0-104
+	PAIRARGS(2)
+	VBROADCASTSD s+96(FP), Y7
+	LOOP(PAIRF64256, VMOVNTPD, 32, 32)

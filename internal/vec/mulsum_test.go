@@ -71,3 +71,47 @@ func checkGuards[T float32 | float64](t *testing.T, name string, n, off int, buf
 		}
 	}
 }
+
+// TestMulScalarPair checks MulScalarPairF32 and MulScalarPairF64 the same
+// way: every set, streaming or not, every length and alignment, specials,
+// guards around out and buf.
+func TestMulScalarPair(t *testing.T) {
+	defer func(saved mulSumKernels) { mulSumImpl = saved }(mulSumImpl)
+	r := rand.New(rand.NewPCG(43, 44))
+	for _, v := range mulSumTable.Variants() {
+		mulSumImpl = v.K
+		for _, stream := range []bool{false, true} {
+			name := fmt.Sprintf("%s/stream=%v", v.Name(), stream)
+			for _, n := range testLengths(r, 4) {
+				for _, off := range testOffsets(n) {
+					checkMulScalarPair(t, name+"/f32", r, n, off, stream, randF32, MulScalarPairF32)
+					checkMulScalarPair(t, name+"/f64", r, n, off, stream, randF64, MulScalarPairF64)
+				}
+			}
+		}
+	}
+}
+
+func checkMulScalarPair[T float32 | float64](t *testing.T, name string, r *rand.Rand, n, off int, stream bool,
+	gen func(*rand.Rand) T, kernel func(out, buf, g, v []T, s T, stream bool)) {
+	t.Helper()
+	fill := func() T { return gen(r) }
+	g, _ := sliceAt(n, (off+3)%16, fill)
+	v, _ := sliceAt(n, (off+7)%16, fill)
+	out, outBuf := sliceAt(n, off, fill)
+	buf, bufBuf := sliceAt(n, (off+9)%16, fill)
+	s := gen(r)
+	savedOut, savedBuf := append([]T(nil), outBuf...), append([]T(nil), bufBuf...)
+	kernel(out, buf, g, v, s, stream)
+	FenceStreaming()
+	for i := range n {
+		if want := g[i] * s; !sameF64(float64(out[i]), float64(want)) {
+			t.Fatalf("%s n=%d off=%d: out[%d] = %v, want %v", name, n, off, i, out[i], want)
+		}
+		if want := g[i] * v[i]; !sameF64(float64(buf[i]), float64(want)) {
+			t.Fatalf("%s n=%d off=%d: buf[%d] = %v, want %v", name, n, off, i, buf[i], want)
+		}
+	}
+	checkGuards(t, name+" out", n, off, outBuf, savedOut)
+	checkGuards(t, name+" buf", n, (off+9)%16, bufBuf, savedBuf)
+}
