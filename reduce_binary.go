@@ -87,7 +87,7 @@ func MulWithSum(g, u, v any, opts ...ReduceOption) (prod, sum *Tensor, err error
 		storage.MapForStreaming(prod.storage, bytes)
 	}
 	f.side = &fusedSide{out: prod.storage, g: f.bases[1], u: firstElement(ut), uStrides: uStrides, kernel: ewise.Mul.Kernel(c),
-		both: ewise.MulWithSum(c, stream), fence: stream}
+		both: ewise.MulWithSum(c, stream), pair: ewise.MulScalarPair(c, stream), fence: stream}
 	if stream {
 		f.side.kernel = ewise.Mul.Streaming(c)
 	}
@@ -344,8 +344,9 @@ type fusedSide struct {
 	out, g, u unsafe.Pointer
 	uStrides  []int
 	kernel    iter.Kernel
-	both      ewise.MulWithSumKernel // contiguous runs of both results at once, or nil
-	fence     bool                   // both streams out: each goroutine fences when done
+	both      ewise.MulWithSumKernel    // contiguous runs of both results at once, or nil
+	pair      ewise.MulScalarPairKernel // u one number along the run: both products at once, or nil
+	fence     bool                      // both streams out: each goroutine fences when done
 }
 
 // operands are the plan's operands' strides: three, or four with the side
@@ -527,18 +528,27 @@ func (f *fusedRun) run(ptrs []unsafe.Pointer, strides []int, n int) {
 		return
 	}
 	buf := unsafe.Pointer(&f.buf[0])
+	s := f.side
+	pair := s != nil && s.pair != nil && strides[3] == 0 && sa == f.size && sb == f.size
 	for i := 0; i < n; i += f.piece {
 		k := min(f.piece, n-i)
-		a := unsafe.Add(ptrs[1], i*sa)
-		if s := f.side; s != nil {
-			// out is laid out like a, whose dtype it has.
+		a, b := unsafe.Add(ptrs[1], i*sa), unsafe.Add(ptrs[2], i*sb)
+		switch {
+		case pair:
+			// u one number along the run (a column's, a scalar's): both
+			// products from one load of a, the buffer folded below. out
+			// is laid out like a, whose dtype it has.
+			s.pair(unsafe.Add(s.out, int(uintptr(a)-uintptr(s.g))), buf, a, b, ptrs[3], k)
+		case s != nil:
 			f.ptrs3 = [3]unsafe.Pointer{unsafe.Add(s.out, int(uintptr(a)-uintptr(s.g))), a, unsafe.Add(ptrs[3], i*strides[3])}
 			f.strides3 = [3]int{sa, sa, strides[3]}
 			s.kernel(f.ptrs3[:], f.strides3[:], k)
+			fallthrough
+		default:
+			f.ptrs3 = [3]unsafe.Pointer{buf, a, b}
+			f.strides3 = [3]int{f.size, sa, sb}
+			f.bin(f.ptrs3[:], f.strides3[:], k)
 		}
-		f.ptrs3 = [3]unsafe.Pointer{buf, a, unsafe.Add(ptrs[2], i*sb)}
-		f.strides3 = [3]int{f.size, sa, sb}
-		f.bin(f.ptrs3[:], f.strides3[:], k)
 		f.ptrs2 = [2]unsafe.Pointer{unsafe.Add(ptrs[0], i*sacc), buf}
 		f.strides2 = [2]int{sacc, f.size}
 		f.red(f.ptrs2[:], f.strides2[:], k)
