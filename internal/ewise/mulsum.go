@@ -23,41 +23,32 @@ func MulWithSum(dt dtype.DType, stream bool) MulWithSumKernel {
 	if !UseVec {
 		return nil
 	}
-	switch {
-	case dt == dtype.Float32 && stream:
-		return mulWithSumF32Stream
-	case dt == dtype.Float32:
-		return mulWithSumF32
-	case dt == dtype.Float64 && stream:
-		return mulWithSumF64Stream
-	case dt == dtype.Float64:
-		return mulWithSumF64
+	switch dt {
+	case dtype.Float32:
+		return mulWithSums[0][b2i(stream)]
+	case dtype.Float64:
+		return mulWithSums[1][b2i(stream)]
 	}
 	return nil
 }
 
-func mulWithSumF32(out, g, u, v, acc unsafe.Pointer, n int) {
-	mulWithSumF32Into(out, g, u, v, acc, n, false)
+// mulWithSums are the kernels by dtype (float32, float64) and streaming,
+// made once so that choosing one allocates nothing.
+var mulWithSums = [2][2]MulWithSumKernel{
+	{mulWithSumF32(false), mulWithSumF32(true)},
+	{mulWithSumF64(false), mulWithSumF64(true)},
 }
 
-func mulWithSumF32Stream(out, g, u, v, acc unsafe.Pointer, n int) {
-	mulWithSumF32Into(out, g, u, v, acc, n, true)
+func mulWithSumF32(stream bool) MulWithSumKernel {
+	return func(out, g, u, v, acc unsafe.Pointer, n int) {
+		vec.MulWithSumF32(run[float32](out, n), run[float32](g, n), run[float32](u, n), run[float32](v, n), run[float64](acc, n), stream)
+	}
 }
 
-func mulWithSumF64(out, g, u, v, acc unsafe.Pointer, n int) {
-	mulWithSumF64Into(out, g, u, v, acc, n, false)
-}
-
-func mulWithSumF64Stream(out, g, u, v, acc unsafe.Pointer, n int) {
-	mulWithSumF64Into(out, g, u, v, acc, n, true)
-}
-
-func mulWithSumF32Into(out, g, u, v, acc unsafe.Pointer, n int, stream bool) {
-	vec.MulWithSumF32(run[float32](out, n), run[float32](g, n), run[float32](u, n), run[float32](v, n), run[float64](acc, n), stream)
-}
-
-func mulWithSumF64Into(out, g, u, v, acc unsafe.Pointer, n int, stream bool) {
-	vec.MulWithSumF64(run[float64](out, n), run[float64](g, n), run[float64](u, n), run[float64](v, n), run[float64](acc, n), stream)
+func mulWithSumF64(stream bool) MulWithSumKernel {
+	return func(out, g, u, v, acc unsafe.Pointer, n int) {
+		vec.MulWithSumF64(run[float64](out, n), run[float64](g, n), run[float64](u, n), run[float64](v, n), run[float64](acc, n), stream)
+	}
 }
 
 // MulScalarPairKernel makes a piece of n elements of both gradients of a
