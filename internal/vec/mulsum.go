@@ -6,9 +6,8 @@ import "github.com/tensor-go/tensor/internal/kernels"
 // at once (tensor.MulWithSum): the full operand's gradient out = g·u and
 // the broadcast operand's, folded into its accumulators, acc += g·v. Each
 // element of g is loaded once for both, where a multiply into a buffer and
-// then a fold read it, and the buffer, again: the separate kernels each
-// wait on memory for their own stream, which left the backward of a bias
-// product at 2.6-3x its forward. The products round as MulF32's and
+// then a fold read it, and the buffer, again: separate kernels each wait
+// on memory for their own stream. The products round as MulF32's and
 // MulF64's and the sums as AddF64F32's and AddF64's, element by element,
 // so the bits are those of the separate kernels.
 //
@@ -16,11 +15,14 @@ import "github.com/tensor-go/tensor/internal/kernels"
 // accumulator (a column's or a scalar's gradient), the pair kernels make
 // out = g·s and buf = g·v in one pass, and the caller folds buf (in L1)
 // by the sum's own order.
+//
+// Each field holds the kernel storing out normally at [0] and streaming it
+// at [1] (see streamIndex).
 type mulSumKernels struct {
-	f32, f32Stream         mulSum[float32]
-	f64, f64Stream         mulSum[float64]
-	pairF32, pairF32Stream mulPair[float32]
-	pairF64, pairF64Stream mulPair[float64]
+	f32     [2]mulSum[float32]
+	f64     [2]mulSum[float64]
+	pairF32 [2]mulPair[float32]
+	pairF64 [2]mulPair[float64]
 }
 
 // mulSum is one kernel of the family, for any length.
@@ -32,12 +34,21 @@ type mulPair[T float32 | float64] func(out, buf, g, v []T, s T)
 var (
 	mulSumImpl  mulSumKernels
 	mulSumTable = kernels.NewTable(&mulSumImpl, mulSumKernels{
-		f32: mulWithSumF32Go, f32Stream: mulWithSumF32Go,
-		f64: mulWithSumF64Go, f64Stream: mulWithSumF64Go,
-		pairF32: mulScalarPairGo[float32], pairF32Stream: mulScalarPairGo[float32],
-		pairF64: mulScalarPairGo[float64], pairF64Stream: mulScalarPairGo[float64],
+		f32:     [2]mulSum[float32]{mulWithSumGo[float32], mulWithSumGo[float32]},
+		f64:     [2]mulSum[float64]{mulWithSumGo[float64], mulWithSumGo[float64]},
+		pairF32: [2]mulPair[float32]{mulScalarPairGo[float32], mulScalarPairGo[float32]},
+		pairF64: [2]mulPair[float64]{mulScalarPairGo[float64], mulScalarPairGo[float64]},
 	})
 )
+
+// streamIndex is the index of a kernel pair's streaming kernel when stream
+// is set, of its ordinary one otherwise.
+func streamIndex(stream bool) int {
+	if stream {
+		return 1
+	}
+	return 0
+}
 
 // MulWithSumF32 computes
 //
@@ -48,11 +59,7 @@ var (
 // with FenceStreaming).
 func MulWithSumF32(out, g, u, v []float32, acc []float64, stream bool) {
 	n := len(out)
-	if stream {
-		mulSumImpl.f32Stream(out, g[:n], u[:n], v[:n], acc[:n])
-		return
-	}
-	mulSumImpl.f32(out, g[:n], u[:n], v[:n], acc[:n])
+	mulSumImpl.f32[streamIndex(stream)](out, g[:n], u[:n], v[:n], acc[:n])
 }
 
 // MulWithSumF64 computes
@@ -63,11 +70,7 @@ func MulWithSumF32(out, g, u, v []float32, acc []float64, stream bool) {
 // MulWithSumF32 does.
 func MulWithSumF64(out, g, u, v, acc []float64, stream bool) {
 	n := len(out)
-	if stream {
-		mulSumImpl.f64Stream(out, g[:n], u[:n], v[:n], acc[:n])
-		return
-	}
-	mulSumImpl.f64(out, g[:n], u[:n], v[:n], acc[:n])
+	mulSumImpl.f64[streamIndex(stream)](out, g[:n], u[:n], v[:n], acc[:n])
 }
 
 // MulScalarPairF32 computes
@@ -78,21 +81,13 @@ func MulWithSumF64(out, g, u, v, acc []float64, stream bool) {
 // MulF32 from one load of g.
 func MulScalarPairF32(out, buf, g, v []float32, s float32, stream bool) {
 	n := len(out)
-	if stream {
-		mulSumImpl.pairF32Stream(out, buf[:n], g[:n], v[:n], s)
-		return
-	}
-	mulSumImpl.pairF32(out, buf[:n], g[:n], v[:n], s)
+	mulSumImpl.pairF32[streamIndex(stream)](out, buf[:n], g[:n], v[:n], s)
 }
 
 // MulScalarPairF64 is MulScalarPairF32 for float64.
 func MulScalarPairF64(out, buf, g, v []float64, s float64, stream bool) {
 	n := len(out)
-	if stream {
-		mulSumImpl.pairF64Stream(out, buf[:n], g[:n], v[:n], s)
-		return
-	}
-	mulSumImpl.pairF64(out, buf[:n], g[:n], v[:n], s)
+	mulSumImpl.pairF64[streamIndex(stream)](out, buf[:n], g[:n], v[:n], s)
 }
 
 // mulScalarPairGo is the Go twin of the pair kernels.
@@ -106,21 +101,10 @@ func mulScalarPairGo[T float32 | float64](out, buf, g, v []T, s T) {
 	}
 }
 
-// mulWithSumF32Go is the Go twin of the float32 kernels.
-func mulWithSumF32Go(out, g, u, v []float32, acc []float64) {
-	n := len(out)
-	g, u, v, acc = g[:n], u[:n], v[:n], acc[:n]
-	for i := range out {
-		x := g[i]
-		out[i] = x * u[i]
-		acc[i] += float64(x * v[i])
-	}
-}
-
-// mulWithSumF64Go is the Go twin of the float64 kernels; the conversion
-// rounds the product, so that no fused multiply-add forms (arm64,
-// GOAMD64=v3).
-func mulWithSumF64Go(out, g, u, v, acc []float64) {
+// mulWithSumGo is the Go twin of the kernels. The product is of type T,
+// and the conversion to float64 rounds it first, so that no fused
+// multiply-add forms (arm64, GOAMD64=v3).
+func mulWithSumGo[T float32 | float64](out, g, u, v []T, acc []float64) {
 	n := len(out)
 	g, u, v, acc = g[:n], u[:n], v[:n], acc[:n]
 	for i := range out {

@@ -60,52 +60,54 @@ func mulScalarPairF64StreamAVX2(out, buf, g, v []float64, s float64)
 
 func init() {
 	mulSumTable.Add(kernels.AVX512, mulSumKernels{
-		f32:           mulSumSteps(16, false, mulWithSumF32AVX512, mulWithSumF32Go),
-		f32Stream:     mulSumSteps(16, true, mulWithSumF32StreamAVX512, mulWithSumF32Go),
-		f64:           mulSumSteps(8, false, mulWithSumF64AVX512, mulWithSumF64Go),
-		f64Stream:     mulSumSteps(8, true, mulWithSumF64StreamAVX512, mulWithSumF64Go),
-		pairF32:       mulPairSteps(16, false, mulScalarPairF32AVX512),
-		pairF32Stream: mulPairSteps(16, true, mulScalarPairF32StreamAVX512),
-		pairF64:       mulPairSteps(8, false, mulScalarPairF64AVX512),
-		pairF64Stream: mulPairSteps(8, true, mulScalarPairF64StreamAVX512),
+		f32:     mulSumSteps(16, mulWithSumF32AVX512, mulWithSumF32StreamAVX512),
+		f64:     mulSumSteps(8, mulWithSumF64AVX512, mulWithSumF64StreamAVX512),
+		pairF32: mulPairSteps(16, mulScalarPairF32AVX512, mulScalarPairF32StreamAVX512),
+		pairF64: mulPairSteps(8, mulScalarPairF64AVX512, mulScalarPairF64StreamAVX512),
 	})
 	mulSumTable.Add(kernels.AVX2, mulSumKernels{
-		f32:           mulSumSteps(8, false, mulWithSumF32AVX2, mulWithSumF32Go),
-		f32Stream:     mulSumSteps(8, true, mulWithSumF32StreamAVX2, mulWithSumF32Go),
-		f64:           mulSumSteps(4, false, mulWithSumF64AVX2, mulWithSumF64Go),
-		f64Stream:     mulSumSteps(4, true, mulWithSumF64StreamAVX2, mulWithSumF64Go),
-		pairF32:       mulPairSteps(8, false, mulScalarPairF32AVX2),
-		pairF32Stream: mulPairSteps(8, true, mulScalarPairF32StreamAVX2),
-		pairF64:       mulPairSteps(4, false, mulScalarPairF64AVX2),
-		pairF64Stream: mulPairSteps(4, true, mulScalarPairF64StreamAVX2),
+		f32:     mulSumSteps(8, mulWithSumF32AVX2, mulWithSumF32StreamAVX2),
+		f64:     mulSumSteps(4, mulWithSumF64AVX2, mulWithSumF64StreamAVX2),
+		pairF32: mulPairSteps(8, mulScalarPairF32AVX2, mulScalarPairF32StreamAVX2),
+		pairF64: mulPairSteps(4, mulScalarPairF64AVX2, mulScalarPairF64StreamAVX2),
 	})
 }
 
-// mulSumSteps gives kernel the whole steps of step elements (from out's
-// first 64-byte boundary when it streams) and twin the rest.
-func mulSumSteps[T float32 | float64](step int, stream bool, kernel, twin mulSum[T]) mulSum[T] {
-	return func(out, g, u, v []T, acc []float64) {
-		head := 0
-		if stream {
-			head = alignedSplit(out)
-		}
-		body := head + (len(out)-head)&^(step-1)
-		twin(out[:head], g, u, v, acc)
-		kernel(out[head:body], g[head:], u[head:], v[head:], acc[head:])
-		twin(out[body:], g[body:], u[body:], v[body:], acc[body:])
+// stepSplit returns where the kernel's part of out begins and ends: whole
+// steps of step elements, from out's first 64-byte boundary when it
+// streams (streaming stores need it). The Go twin takes the rest.
+func stepSplit[T any](out []T, step int, stream bool) (head, body int) {
+	if stream {
+		head = alignedSplit(out)
 	}
+	return head, head + (len(out)-head)&^(step-1)
+}
+
+// mulSumSteps makes the ordinary and streaming entries of a set from its
+// kernels (whole steps) and the Go twin.
+func mulSumSteps[T float32 | float64](step int, plain, streaming mulSum[T]) [2]mulSum[T] {
+	var out [2]mulSum[T]
+	for i, kernel := range [2]mulSum[T]{plain, streaming} {
+		out[i] = func(o, g, u, v []T, acc []float64) {
+			head, body := stepSplit(o, step, i == 1)
+			mulWithSumGo(o[:head], g, u, v, acc)
+			kernel(o[head:body], g[head:], u[head:], v[head:], acc[head:])
+			mulWithSumGo(o[body:], g[body:], u[body:], v[body:], acc[body:])
+		}
+	}
+	return out
 }
 
 // mulPairSteps is mulSumSteps for the pair kernels.
-func mulPairSteps[T float32 | float64](step int, stream bool, kernel mulPair[T]) mulPair[T] {
-	return func(out, buf, g, v []T, s T) {
-		head := 0
-		if stream {
-			head = alignedSplit(out)
+func mulPairSteps[T float32 | float64](step int, plain, streaming mulPair[T]) [2]mulPair[T] {
+	var out [2]mulPair[T]
+	for i, kernel := range [2]mulPair[T]{plain, streaming} {
+		out[i] = func(o, buf, g, v []T, s T) {
+			head, body := stepSplit(o, step, i == 1)
+			mulScalarPairGo(o[:head], buf, g, v, s)
+			kernel(o[head:body], buf[head:], g[head:], v[head:], s)
+			mulScalarPairGo(o[body:], buf[body:], g[body:], v[body:], s)
 		}
-		body := head + (len(out)-head)&^(step-1)
-		mulScalarPairGo(out[:head], buf, g, v, s)
-		kernel(out[head:body], buf[head:], g[head:], v[head:], s)
-		mulScalarPairGo(out[body:], buf[body:], g[body:], v[body:], s)
 	}
+	return out
 }

@@ -14,18 +14,27 @@ import (
 // the elements, and guard elements around out and acc that must be left
 // alone.
 func TestMulWithSum(t *testing.T) {
+	forMulSumCases(t, 41, func(name string, r *rand.Rand, n, off int, stream bool) {
+		checkMulWithSum(t, name+"/f32", r, n, off, stream, randF32, MulWithSumF32,
+			func(g, u, v float32, acc float64) (float32, float64) { return g * u, acc + float64(g*v) })
+		checkMulWithSum(t, name+"/f64", r, n, off, stream, randF64, MulWithSumF64,
+			func(g, u, v float64, acc float64) (float64, float64) { return g * u, acc + float64(g*v) })
+	})
+}
+
+// forMulSumCases calls check under every kernel set of the family, the Go
+// twin included, streaming or not, at every length testLengths gives and
+// the alignments testOffsets gives for it.
+func forMulSumCases(t *testing.T, seed uint64, check func(name string, r *rand.Rand, n, off int, stream bool)) {
 	defer func(saved mulSumKernels) { mulSumImpl = saved }(mulSumImpl)
-	r := rand.New(rand.NewPCG(41, 42))
+	r := rand.New(rand.NewPCG(seed, seed+1))
 	for _, v := range mulSumTable.Variants() {
 		mulSumImpl = v.K
 		for _, stream := range []bool{false, true} {
 			name := fmt.Sprintf("%s/stream=%v", v.Name(), stream)
 			for _, n := range testLengths(r, 4) {
 				for _, off := range testOffsets(n) {
-					checkMulWithSum(t, name+"/f32", r, n, off, stream, randF32, MulWithSumF32,
-						func(g, u, v float32, acc float64) (float32, float64) { return g * u, acc + float64(g*v) })
-					checkMulWithSum(t, name+"/f64", r, n, off, stream, randF64, MulWithSumF64,
-						func(g, u, v float64, acc float64) (float64, float64) { return g * u, acc + float64(g*v) })
+					check(name, r, n, off, stream)
 				}
 			}
 		}
@@ -76,20 +85,10 @@ func checkGuards[T float32 | float64](t *testing.T, name string, n, off int, buf
 // way: every set, streaming or not, every length and alignment, specials,
 // guards around out and buf.
 func TestMulScalarPair(t *testing.T) {
-	defer func(saved mulSumKernels) { mulSumImpl = saved }(mulSumImpl)
-	r := rand.New(rand.NewPCG(43, 44))
-	for _, v := range mulSumTable.Variants() {
-		mulSumImpl = v.K
-		for _, stream := range []bool{false, true} {
-			name := fmt.Sprintf("%s/stream=%v", v.Name(), stream)
-			for _, n := range testLengths(r, 4) {
-				for _, off := range testOffsets(n) {
-					checkMulScalarPair(t, name+"/f32", r, n, off, stream, randF32, MulScalarPairF32)
-					checkMulScalarPair(t, name+"/f64", r, n, off, stream, randF64, MulScalarPairF64)
-				}
-			}
-		}
-	}
+	forMulSumCases(t, 43, func(name string, r *rand.Rand, n, off int, stream bool) {
+		checkMulScalarPair(t, name+"/f32", r, n, off, stream, randF32, MulScalarPairF32)
+		checkMulScalarPair(t, name+"/f64", r, n, off, stream, randF64, MulScalarPairF64)
+	})
 }
 
 func checkMulScalarPair[T float32 | float64](t *testing.T, name string, r *rand.Rand, n, off int, stream bool,
