@@ -16,40 +16,63 @@ func exclusiveDown4AVX2(x *float32, stride int, pre *float32, run *float64, n in
 //go:noescape
 func exclusiveUp4AVX2(x *float32, stride int, pre, o *float32, run *float64, s *float32, sstep, n int, ahead *float32, stream bool)
 
-// quadStep is the columns one step of the AVX-512 four-row kernels takes.
-const quadStep = 16
+// down4Kernel and up4Kernel are the assembly kernels' signatures: whole
+// steps of columns, n of them in all, x's rows stride bytes apart.
+type (
+	down4Kernel func(x *float32, stride int, pre *float32, run *float64, n int)
+	up4Kernel   func(x *float32, stride int, pre, o *float32, run *float64, s *float32, sstep, n int, ahead *float32, stream bool)
+)
 
-// onesF32Quad stands for s when there is none.
+// Each set's kernels take whole steps of these many columns.
+const (
+	quadStep     = 16 // AVX-512
+	quadStepAVX2 = 8
+)
+
+// onesF32Quad stands for s when there is none (a step's worth for either set).
 var onesF32Quad = [quadStep]float32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
 
-// down4AVX512 takes whole steps of sixteen columns; the twin the rest.
-func down4AVX512(q *Quad, w int) {
-	n := w &^ (quadStep - 1)
-	if n > 0 {
-		exclusiveDown4AVX512(&q.X[0], q.Stride*4, &q.Pre[0], &q.Run[0], n)
-	}
-	if n < w {
-		down4Go(q.tail(n), w-n)
+var (
+	down4AVX512 = down4Steps(quadStep, exclusiveDown4AVX512)
+	up4AVX512   = up4Steps(quadStep, exclusiveUp4AVX512)
+	down4AVX2   = down4Steps(quadStepAVX2, exclusiveDown4AVX2)
+	up4AVX2     = up4Steps(quadStepAVX2, exclusiveUp4AVX2)
+)
+
+// down4Steps gives kernel the whole steps of step columns and the twin the
+// rest.
+func down4Steps(step int, kernel down4Kernel) func(q *Quad, w int) {
+	return func(q *Quad, w int) {
+		n := w &^ (step - 1)
+		if n > 0 {
+			kernel(&q.X[0], q.Stride*4, &q.Pre[0], &q.Run[0], n)
+		}
+		if n < w {
+			down4Go(q.tail(n), w-n)
+		}
 	}
 }
 
-// up4AVX512 takes whole steps of sixteen columns, streaming o where every
-// row of the steps is whole aligned lines; the twin the rest.
-func up4AVX512(q *Quad, w int) {
-	n := w &^ (quadStep - 1)
-	if n > 0 {
-		s, sstep := &onesF32Quad[0], 0
-		if q.S != nil {
-			s, sstep = &q.S[0], 4*quadStep
+// up4Steps is down4Steps for the up pass: s steps a step's worth of bytes
+// (or stays on the ones), the rows ahead are prefetched where q has them,
+// and o is streamed where q asks and every row is whole lines.
+func up4Steps(step int, kernel up4Kernel) func(q *Quad, w int) {
+	return func(q *Quad, w int) {
+		n := w &^ (step - 1)
+		if n > 0 {
+			s, sstep := &onesF32Quad[0], 0
+			if q.S != nil {
+				s, sstep = &q.S[0], 4*step
+			}
+			var ahead *float32
+			if q.aheadOK(n) {
+				ahead = &q.Ahead[0]
+			}
+			kernel(&q.X[0], q.Stride*4, &q.Pre[0], &q.O[0], &q.Run[0], s, sstep, n, ahead, q.streamLines())
 		}
-		var ahead *float32
-		if q.aheadOK(n) {
-			ahead = &q.Ahead[0]
+		if n < w {
+			up4Go(q.tail(n), w-n)
 		}
-		exclusiveUp4AVX512(&q.X[0], q.Stride*4, &q.Pre[0], &q.O[0], &q.Run[0], s, sstep, n, ahead, q.streamLines())
-	}
-	if n < w {
-		up4Go(q.tail(n), w-n)
 	}
 }
 
@@ -58,38 +81,4 @@ func up4AVX512(q *Quad, w int) {
 // float32, the first row aligned).
 func (q *Quad) streamLines() bool {
 	return q.Stream && q.Stride%16 == 0 && uintptr(unsafe.Pointer(&q.O[0]))%64 == 0
-}
-
-// quadStepAVX2 is the columns one step of the AVX2 four-row kernels takes.
-const quadStepAVX2 = 8
-
-// down4AVX2 takes whole steps of eight columns; the twin the rest.
-func down4AVX2(q *Quad, w int) {
-	n := w &^ (quadStepAVX2 - 1)
-	if n > 0 {
-		exclusiveDown4AVX2(&q.X[0], q.Stride*4, &q.Pre[0], &q.Run[0], n)
-	}
-	if n < w {
-		down4Go(q.tail(n), w-n)
-	}
-}
-
-// up4AVX2 takes whole steps of eight columns, streaming o's whole lines
-// where every row starts on one (as up4AVX512 decides); the twin the rest.
-func up4AVX2(q *Quad, w int) {
-	n := w &^ (quadStepAVX2 - 1)
-	if n > 0 {
-		s, sstep := &onesF32Quad[0], 0
-		if q.S != nil {
-			s, sstep = &q.S[0], 4*quadStepAVX2
-		}
-		var ahead *float32
-		if q.aheadOK(n) {
-			ahead = &q.Ahead[0]
-		}
-		exclusiveUp4AVX2(&q.X[0], q.Stride*4, &q.Pre[0], &q.O[0], &q.Run[0], s, sstep, n, ahead, q.streamLines())
-	}
-	if n < w {
-		up4Go(q.tail(n), w-n)
-	}
 }
