@@ -19,6 +19,31 @@
 	LEAQ (DX)(AX*2), R12; \
 	LEAQ (R11)(AX*2), R13
 
+// UPARGS loads the up pass's arguments: the row pointers, pre and o as
+// offsets from x's rows (BX, DI), run (SI), s and its step (R8, R14), the
+// columns (CX), the rows ahead as an offset from x's rows or 0 (R9), and
+// tests stream (AX), so that a JNZ follows to the streaming loop.
+#define UPARGS \
+	ROWS4; \
+	MOVQ    pre+16(FP), BX; \
+	SUBQ    DX, BX; \
+	MOVQ    o+24(FP), DI; \
+	SUBQ    DX, DI; \
+	MOVQ    run+32(FP), SI; \
+	MOVQ    s+40(FP), R8; \
+	MOVQ    sstep+48(FP), R14; \
+	MOVQ    n+56(FP), CX; \
+	MOVQ    ahead+64(FP), R9; \
+	XORQ    AX, AX; \
+	TESTQ   R9, R9; \
+	JZ      aheadSet; \
+	SUBQ    DX, R9; \
+	MOVQ    R9, AX; \
+aheadSet: \
+	MOVQ    AX, R9; \
+	MOVBLZX stream+72(FP), AX; \
+	TESTQ   AX, AX
+
 // DOWNROW(xr) stores the running products rounded at pre's row and
 // multiplies the row of x in.
 #define DOWNROW(xr) \
@@ -106,26 +131,7 @@ downDone:
 // s steps sstep bytes a step: 64, or 0 over sixteen ones (a product's
 // float32 result times one is itself). ahead nil prefetches x itself.
 TEXT ·exclusiveUp4AVX512(SB), NOSPLIT, $0-73
-	ROWS4
-	MOVQ  pre+16(FP), BX
-	SUBQ  DX, BX
-	MOVQ  o+24(FP), DI
-	SUBQ  DX, DI
-	MOVQ  run+32(FP), SI
-	MOVQ  s+40(FP), R8
-	MOVQ  sstep+48(FP), R14
-	MOVQ  n+56(FP), CX
-	MOVQ  ahead+64(FP), R9
-	XORQ  AX, AX
-	TESTQ R9, R9
-	JZ    upAhead
-	SUBQ  DX, R9
-	MOVQ  R9, AX
-
-upAhead:
-	MOVQ    AX, R9
-	MOVBLZX stream+72(FP), AX
-	TESTQ   AX, AX
+	UPARGS
 	JNZ     upStream
 
 up16:
@@ -242,26 +248,7 @@ down8Done:
 // and leaves an odd last step (half a line) to ordinary stores, so that
 // only whole lines go around the cache.
 TEXT ·exclusiveUp4AVX2(SB), NOSPLIT, $0-73
-	ROWS4
-	MOVQ  pre+16(FP), BX
-	SUBQ  DX, BX
-	MOVQ  o+24(FP), DI
-	SUBQ  DX, DI
-	MOVQ  run+32(FP), SI
-	MOVQ  s+40(FP), R8
-	MOVQ  sstep+48(FP), R14
-	MOVQ  n+56(FP), CX
-	MOVQ  ahead+64(FP), R9
-	XORQ  AX, AX
-	TESTQ R9, R9
-	JZ    up8Ahead
-	SUBQ  DX, R9
-	MOVQ  R9, AX
-
-up8Ahead:
-	MOVQ    AX, R9
-	MOVBLZX stream+72(FP), AX
-	TESTQ   AX, AX
+	UPARGS
 	JNZ     up8Stream
 
 up8:
