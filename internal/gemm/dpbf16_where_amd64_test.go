@@ -9,9 +9,9 @@ import (
 )
 
 // TestUseDPBF16 checks the table: the VDPBF16PS kernel multiplies
-// bfloat16 products on Zen 5 with AVX512_BF16 only; Intel's processors,
-// other AMD families and unknown ones widen, as does any processor
-// without the instruction.
+// bfloat16 products on Zen 4 and Zen 5 with AVX512_BF16 only; Intel's
+// processors, other AMD families and unknown ones widen, as does any
+// processor without the instruction (Zen 3, family 25 too).
 func TestUseDPBF16(t *testing.T) {
 	for _, c := range []struct {
 		p       kernels.Processor
@@ -20,7 +20,9 @@ func TestUseDPBF16(t *testing.T) {
 	}{
 		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x1A, Model: 2}, true, true},
 		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x1A, Model: 2}, false, false},
-		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11}, true, false},
+		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11}, true, true},
+		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01}, false, false},
+		{kernels.Processor{Vendor: "AuthenticAMD", Family: 0x17, Model: 0x31}, true, false},
 		{kernels.Processor{Vendor: "GenuineIntel", Family: 6, Model: 0x8F}, true, false},
 		{kernels.Processor{}, true, false},
 	} {
