@@ -9,7 +9,6 @@ import (
 	"github.com/tensor-go/tensor/internal/ewise"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/scratch"
-	"github.com/tensor-go/tensor/internal/storage"
 	"github.com/tensor-go/tensor/internal/vec"
 	"github.com/tensor-go/tensor/shape"
 )
@@ -84,7 +83,7 @@ func MulWithSum(g, u, v any, opts ...ReduceOption) (prod, sum *Tensor, err error
 	bytes := prod.Size() * c.Size()
 	stream := prod.cold && bytes >= ewise.ColdStreamBytes || bytes >= ewise.StreamOutputBytes
 	if prod.cold && stream {
-		storage.MapForStreaming(prod.storage, bytes)
+		ewise.MapCold(prod.storage, bytes, iter.Workers(prod.Size()))
 	}
 	f.side = &fusedSide{out: prod.storage, g: f.bases[1], u: firstElement(ut), uStrides: uStrides, kernel: ewise.Mul.Kernel(c),
 		both: ewise.MulWithSum(c, stream), pair: ewise.MulScalarPair(c, stream), fence: stream}

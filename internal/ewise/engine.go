@@ -7,7 +7,6 @@ import (
 	"github.com/tensor-go/tensor/dtype"
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/kernels"
-	"github.com/tensor-go/tensor/internal/storage"
 	"github.com/tensor-go/tensor/internal/vec"
 )
 
@@ -97,7 +96,7 @@ func (op *Binary) Run(c dtype.DType, n int, out, a, b Operand) {
 		return
 	}
 	if cold {
-		storage.MapForStreaming(out.Base, bytes)
+		MapCold(out.Base, bytes, iter.Workers(n))
 	}
 	op.runFlat(c, dts, n, [3]Operand{out, a, b}, cold)
 }
@@ -138,7 +137,7 @@ func (op *Binary) RunStrided(c dtype.DType, shape []int, n int, out, a, b Operan
 	// loop: 0.70-0.83x the CPU streamed). A hot one streams only in order.
 	cold := out.Cold && bytes >= ColdStreamBytes && longRows(shape, out.DType)
 	if cold {
-		storage.MapForStreaming(out.Base, bytes)
+		MapCold(out.Base, bytes, iter.Workers(n))
 	}
 	stream := cold || bytes >= StreamOutputBytes && inOrder
 	r := plans.Get().(*planned)

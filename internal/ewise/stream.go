@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/tensor-go/tensor/internal/iter"
-	"github.com/tensor-go/tensor/internal/storage"
 	"github.com/tensor-go/tensor/internal/vec"
 )
 
@@ -79,7 +78,7 @@ func Convert(convert func(dst unsafe.Pointer, ds int, src unsafe.Pointer, ss, n 
 	}
 	var k iter.Kernel
 	if stream {
-		storage.MapForStreaming(dst, n*ds)
+		MapCold(dst, n*ds, w)
 		k = streamedVia(func(ptrs []unsafe.Pointer, strides []int, n int) {
 			convert(ptrs[0], strides[0], ptrs[1], strides[1], n)
 		}, ds)

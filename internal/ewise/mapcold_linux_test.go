@@ -1,0 +1,48 @@
+package ewise
+
+import (
+	"os"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/tensor-go/tensor/internal/storage"
+)
+
+// TestMapColdMapsEveryPage maps fresh anonymous memory with MapCold on one
+// and on two goroutines, at an offset that is no page boundary and a
+// length that is no whole number of pieces, and checks with mincore that
+// every whole page of the range is resident afterwards and none outside
+// it: no piece of the split may be skipped or overrun.
+func TestMapColdMapsEveryPage(t *testing.T) {
+	page := os.Getpagesize()
+	for _, w := range []int{1, 2, 3} {
+		for _, c := range []struct{ off, bytes int }{{0, mapSplitBytes}, {1000, 9<<20 + 333}, {page - 8, 3*mapPiece + 17}, {24, 20 << 20}} {
+			region, err := unix.Mmap(-1, 0, c.off+c.bytes+2*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+			if err != nil {
+				t.Skip("no anonymous mapping:", err)
+			}
+			before := storage.ReadStats().Populated
+			MapCold(unsafe.Pointer(&region[c.off]), c.bytes, w)
+			if storage.ReadStats().Populated == before {
+				unix.Munmap(region)
+				t.Skip("the kernel does not map pages ahead (MADV_POPULATE_WRITE)")
+			}
+			vec := make([]byte, len(region)/page)
+			if _, _, e := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(&region[0])), uintptr(len(region)), uintptr(unsafe.Pointer(&vec[0]))); e != 0 {
+				t.Fatal(e)
+			}
+			first := (c.off + page - 1) / page
+			last := (c.off + c.bytes) / page // first page past the whole ones
+			for i, v := range vec {
+				want := i >= first && i < last
+				if got := v&1 != 0; got != want {
+					t.Errorf("w=%d off=%d bytes=%d: page %d resident %v, want %v", w, c.off, c.bytes, i, got, want)
+					break
+				}
+			}
+			unix.Munmap(region)
+		}
+	}
+}
