@@ -42,6 +42,26 @@ var (
 			withRowA(lgemm12x16AVX512RowA, lgemm4x16AVX512RowA)
 )
 
+// avx2GEMMOn lists the processors whose avx512 set multiplies float32 and
+// float64 on the AVX2 micro-kernels (6×16 and 6×8, with their blocks)
+// instead of the 12-row AVX-512 ones, with the measurement. Zen 4 (EPYC
+// Genoa, family 25 model 17, 32 KiB 8-way L1D, 1 MiB L2; session 19):
+// one goroutine, float32, GFLOP per CPU-second, two alternating rounds,
+// AVX-512 against AVX2: 1000³ 99–102 against 101–102, 1024³ 85–93 against
+// 97–101, 1040³ 98–102 against 101–105, 2048³ 81–94 against 101–104; two
+// goroutines, wall GFLOP/s, three rounds: float32 1024³ 155–172 against
+// 171–195, 2048³ 151–175 against 175–198, float64 1024³ 71–94 against
+// 82–83, 2048³ 75–79 against 85–93. The 12 rows of a tile of C whose rows
+// are a multiple of 4 KiB apart fall into one set of that L1, beyond its
+// eight ways; the six of the AVX2 tile fit (docs/kernels.md, Zen 4). The
+// 512-bit instructions themselves gain nothing there: Zen 4 executes them
+// as two 256-bit halves. Zen 3 has no AVX-512, so the entry only applies
+// to Zen 4. The integer kernels stay on AVX-512 (int32 256³ at 5.3x
+// PyTorch against 3.7x with the AVX2 set).
+var avx2GEMMOn = []kernels.Measured[bool]{
+	{Vendor: "AuthenticAMD", Family: 25, Value: true},
+}
+
 // Four-row in-place-A kernels for the rows left below the last full tile
 // (mr = 4 in the microKernel contract).
 

@@ -17,6 +17,12 @@ func kernelsUnderTest() (f32 []*kernel[float32], f64 []*kernel[float64], i32 []*
 		i32 = appendNew(i32, v.K.i32)
 		i64 = appendNew(i64, v.K.i64)
 	}
+	for _, k := range passedOverF32 {
+		f32 = appendNew(f32, k)
+	}
+	for _, k := range passedOverF64 {
+		f64 = appendNew(f64, k)
+	}
 	return f32, f64, i32, i64
 }
 

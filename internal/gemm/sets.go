@@ -96,3 +96,11 @@ var (
 	active     kernelSet
 	kernelSets = kernels.NewTable(&active, goSet)
 )
+
+// passedOverF32 and passedOverF64 are micro-kernels this processor runs
+// that no set takes, because a processor table chose other kernels for
+// its set (avx2GEMMOn); the tests check them all the same.
+var (
+	passedOverF32 []*kernel[float32]
+	passedOverF64 []*kernel[float64]
+)

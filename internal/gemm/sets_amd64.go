@@ -24,6 +24,12 @@ func init() {
 
 	avx512 := avx2
 	avx512.f32, avx512.f64, avx512.i32, avx512.i64 = avx512KernelF32, avx512KernelF64, avx512KernelI32, avx512KernelI64
+	if kernels.ForProcessor(kernels.ProcessorID(), avx2GEMMOn, false) {
+		avx512.f32, avx512.f64 = avx2.f32, avx2.f64
+		if cpu.X86.HasAVX512F {
+			passedOverF32, passedOverF64 = append(passedOverF32, avx512KernelF32), append(passedOverF64, avx512KernelF64)
+		}
+	}
 	avx512.smallF32, avx512.smallWidthF32 = smallF32AVX512K, 16
 	avx512.smallF64, avx512.smallWidthF64 = smallF64AVX512K, 8
 	avx512.smallStreamF32, avx512.smallStreamF64 = smallStreamF32AVX512, smallStreamF64AVX512
