@@ -185,8 +185,8 @@ var exclusiveAVX2 = exclusiveKernels{
 	// Row bands with these kernels took 0.80-0.85 of the strips' CPU at
 	// 4096² and 0.97-0.99 at 16384×1024 and 4096×512 on a Xeon with this
 	// set forced (BenchmarkExclusiveAxis0Ways, alternating rounds), never
-	// more; not yet measured on a 512 KiB-L2 Zen 3.
-	rowBands: true,
+	// more; see stripsFasterOn for where they lose.
+	rowBands: rowBandsHere(),
 	streams:  true,
 	transpose16: func(t *Transpose16) {
 		transpose16AVX2(&t.Dst[0], t.DstRow, t.DstStep, &t.Src[0], t.SrcRow, t.SrcStep, t.Blocks, streamTranspose(t))
@@ -202,6 +202,24 @@ var exclusiveAVX2 = exclusiveKernels{
 	},
 }
 
+// stripsFasterOn lists the processors on which both x86 sets compute tall
+// float32 columns faster in strips than in row bands, with the
+// measurement. Zen 4 (EPYC Genoa, family 25 model 17, 1 MiB L2, under
+// Firecracker; session 19), BenchmarkExclusiveAxis0Ways, process CPU, row
+// bands against strips: AVX-512 4096² 19.4 against 11.6 ms, 16384×1024
+// 18.8 against 14.7, 4096×512 1.39 against 1.15; the AVX2 set forced
+// 25.6 against 13.7, 31.0 against 14.6, 1.79 against 1.23. Zen 3, family
+// 25 as well, is where the strips had been chosen.
+var stripsFasterOn = []kernels.Measured[bool]{
+	{Vendor: "AuthenticAMD", Family: 25, Value: true},
+}
+
+// rowBandsHere is the sets' rowBands for this processor: row bands but
+// where stripsFasterOn says otherwise.
+func rowBandsHere() bool {
+	return !kernels.ForProcessor(kernels.ProcessorID(), stripsFasterOn, false)
+}
+
 // streamTranspose says whether t's blocks are to be streamed: asked for,
 // and each row of a block one aligned 64-byte line.
 func streamTranspose(t *Transpose16) bool {
@@ -212,7 +230,7 @@ func init() {
 	exclusiveTable.Add(kernels.AVX512, exclusiveKernels{
 		prefix: exclusivePrefixAVX512, suffix: exclusiveSuffixAVX512, suffixScaled: exclusiveSuffixScaledAVX512,
 		columns: columnsAVX512, suffixInto: suffixIntoAVX512, streams: true,
-		down4: down4AVX512, up4: up4AVX512, rowBands: true,
+		down4: down4AVX512, up4: up4AVX512, rowBands: rowBandsHere(),
 		transpose16: func(t *Transpose16) {
 			transpose16AVX512(&t.Dst[0], t.DstRow, t.DstStep, &t.Src[0], t.SrcRow, t.SrcStep, t.Blocks, streamTranspose(t))
 		},
