@@ -7,7 +7,6 @@ import (
 	"github.com/tensor-go/tensor/internal/iter"
 	"github.com/tensor-go/tensor/internal/kernels"
 	"github.com/tensor-go/tensor/internal/scratch"
-	"github.com/tensor-go/tensor/internal/storage"
 	"github.com/tensor-go/tensor/internal/vec"
 )
 
@@ -42,43 +41,15 @@ func exclusiveFused[T float32 | float64](x, out, scale []T, g groups, cold bool)
 // (vec.ExclusiveStreams, vec.Columns): unit is 16 for the transposed rows,
 // a strip's vec.ColumnsWidth for the strips.
 //
-// The pages are mapped in pieces of mapPiece bytes shared between the
-// call's goroutines: the kernel clears each page it maps, which for a 64
-// MiB result costs about what the backward of a pooled one does, and one
-// call on one goroutine kept the others waiting (BenchmarkMapStreamed).
+// The pages are mapped by ewise.MapCold, in pieces shared between the
+// call's goroutines.
 func mapStreamed(out []float32, row, unit int, cold, stream bool) {
 	if !cold || !stream || len(out) == 0 || row%unit != 0 || !vec.ExclusiveStreams() ||
 		uintptr(unsafe.Pointer(&out[0]))%64 != 0 {
 		return
 	}
-	// The pieces meet at page boundaries mapPiece bytes apart, so that no
-	// page is split between two (populate maps whole pages only); the
-	// first and the last take the odd ends, so that none is so short that
-	// MapForStreaming leaves it to fault.
-	const page, piece = 4096, mapPiece / 4
-	head := int((page-uintptr(unsafe.Pointer(&out[0]))%page)%page) / 4
-	pieces := max(1, (len(out)-head)/piece)
-	bound := func(k int) int {
-		switch k {
-		case 0:
-			return 0
-		case pieces:
-			return len(out)
-		}
-		return head + k*piece
-	}
-	iter.Parallel(pieces, iter.Workers(len(out)), func(lo, hi int) {
-		for k := lo; k < hi; k++ {
-			part := out[bound(k):bound(k+1)]
-			storage.MapForStreaming(unsafe.Pointer(&part[0]), len(part)*4)
-		}
-	})
+	ewise.MapCold(unsafe.Pointer(&out[0]), len(out)*4, iter.Workers(len(out)))
 }
-
-// mapPiece is how many bytes of a cold output one goroutine maps at a
-// time: the 16 pieces of a 64 MiB result keep the goroutines' shares even
-// for two system calls a piece (one mincore, one madvise).
-const mapPiece = 4 << 20
 
 // fusedRowGroup is how many rows of a last-axis reduction run side by side:
 // four independent running products hide the multiply's latency, and their

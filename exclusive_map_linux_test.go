@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tensor-go/tensor/internal/ewise"
 	"github.com/tensor-go/tensor/internal/storage"
 	"github.com/tensor-go/tensor/internal/vec"
 )
@@ -35,7 +36,7 @@ func TestMapStreamedMapsEveryPage(t *testing.T) {
 	if !vec.ExclusiveStreams() || !storage.Populate {
 		t.Skip("the active kernel set never streams, or mapping ahead is off")
 	}
-	const size = 5*mapPiece + 9*4096 // the last piece more than the few pages populate leaves to fault
+	const size = 5*ewise.MapPiece + 9*4096 // the last piece more than the few pages populate leaves to fault
 	mem, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
 	if err != nil {
 		t.Skip(err)

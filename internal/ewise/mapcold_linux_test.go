@@ -21,7 +21,7 @@ func TestMapColdMapsEveryPage(t *testing.T) {
 		t.Skip("this system does not map pages ahead (MADV_POPULATE_WRITE is refused or, as under qemu-user, ignored)")
 	}
 	for _, w := range []int{1, 2, 3} {
-		for _, c := range []struct{ off, bytes int }{{0, mapSplitBytes}, {1000, 9<<20 + 333}, {page - 8, 3*mapPiece + 17}, {24, 20 << 20}} {
+		for _, c := range []struct{ off, bytes int }{{0, 2 * MapPiece}, {1000, 9<<20 + 333}, {page - 8, 3*MapPiece + 17}, {24, 20 << 20}} {
 			region, err := unix.Mmap(-1, 0, c.off+c.bytes+2*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
 			if err != nil {
 				t.Skip("no anonymous mapping:", err)
