@@ -208,8 +208,10 @@ var exclusiveAVX2 = exclusiveKernels{
 // Firecracker; session 19), BenchmarkExclusiveAxis0Ways, process CPU, row
 // bands against strips: AVX-512 4096² 19.4 against 11.6 ms, 16384×1024
 // 18.8 against 14.7, 4096×512 1.39 against 1.15; the AVX2 set forced
-// 25.6 against 13.7, 31.0 against 14.6, 1.79 against 1.23. Zen 3, family
-// 25 as well, is where the strips had been chosen.
+// 25.6 against 13.7, 31.0 against 14.6, 1.79 against 1.23. The entry
+// covers Zen 3 (family 25 as well, AVX2 only) by extension: the strips
+// were chosen there (session 14) before the AVX2 set had row bands, and
+// row bands have not been measured on it.
 var stripsFasterOn = []kernels.Measured[bool]{
 	{Vendor: "AuthenticAMD", Family: 25, Value: true},
 }
