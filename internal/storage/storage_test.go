@@ -35,6 +35,9 @@ func reset() {
 	tracked, hits, lent, grown, returned, dropped, unusedDropped = 0, 0, 0, 0, 0, 0, 0
 	cycle, short = 0, -1
 	piecesBack.Store(0)
+	// An earlier test's GOMEMLIMIT may still be in nearGoLimit's cached
+	// answer for up to a millisecond: a reclaim would drop its buffer.
+	pressure.read, pressure.near = time.Time{}, false
 }
 
 // settleFinalizers collects until a sentinel's finalizer has run, twice:
