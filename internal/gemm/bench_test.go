@@ -216,17 +216,22 @@ func benchMulTransposed(b *testing.B, size int) {
 }
 
 // BenchmarkPackColumns packs a 1024² float32 Aᵀ (column-major) in the
-// AVX-512 kernel's 144×344 blocks: packColumnsFast's case.
+// AVX-512 kernel's 144×344 blocks of 12-row slivers and the AVX2 kernel's
+// 72×256 blocks of 6-row slivers: packColumnsFast's cases.
 func BenchmarkPackColumns(b *testing.B) {
-	const n, mc, kc = 1024, 144, 344
-	a := Matrix[float32]{ones[float32](n * n), 0, n, 1}.transpose()
-	dst := make([]float32, mc*kc)
-	for b.Loop() {
-		for i0 := 0; i0+mc <= n; i0 += mc {
-			packA(dst, a, i0, mc, 0, kc, 12)
-		}
+	const n = 1024
+	for _, c := range []struct{ mc, kc, mr int }{{144, 344, 12}, {72, 256, 6}} {
+		b.Run(fmt.Sprintf("mr%d", c.mr), func(b *testing.B) {
+			a := Matrix[float32]{ones[float32](n * n), 0, n, 1}.transpose()
+			dst := make([]float32, c.mc*c.kc)
+			for b.Loop() {
+				for i0 := 0; i0+c.mc <= n; i0 += c.mc {
+					packA(dst, a, i0, c.mc, 0, c.kc, c.mr)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n/c.mc*c.mc*c.kc), "ns/elem")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n/mc*mc*kc), "ns/elem")
 }
 
 // BenchmarkPackTransposed packs a 344×512 panel of a column-major float32

@@ -220,7 +220,7 @@ func packColumnsFast[T any](dst, src []T, base, stride, kc, mr int) bool {
 	d, s := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(&src[base])
 	switch w, step := mr*size, stride*size; w {
 	case 24:
-		copyRowsFixed[[24]byte](d, s, kc, step)
+		copyRows24(d, s, kc, step)
 	case 32:
 		copyRowsFixed[[32]byte](d, s, kc, step)
 	case 48:
@@ -238,11 +238,26 @@ func packColumnsFast[T any](dst, src []T, base, stride, kc, mr int) bool {
 // copyRowsFixed copies rows rows of the size of R, stride bytes apart at
 // src, to consecutive rows at dst. The row goes through a local: assigned
 // from pointer to pointer, which may overlap, it would be a memmove call.
-func copyRowsFixed[R [24]byte | [32]byte | [48]byte | [64]byte | [96]byte](dst, src unsafe.Pointer, rows, stride int) {
+func copyRowsFixed[R [32]byte | [48]byte | [64]byte | [96]byte](dst, src unsafe.Pointer, rows, stride int) {
 	w := int(unsafe.Sizeof(*new(R)))
 	for r := 0; r < rows; r++ {
 		row := *(*R)(unsafe.Add(src, stride*r))
 		*(*R)(unsafe.Add(dst, w*r)) = row
+	}
+}
+
+// copyRows24 is copyRowsFixed for rows of 24 bytes (six float32, AVX2's
+// sliver of A), moved as 16 bytes and 8: a [24]byte local is written as
+// two overlapping 16-byte moves and read back the same way, a read that no
+// single store covers, which waits for both stores to leave the core.
+// BenchmarkPackColumns/mr6 (1024², AMD Zen 4): 1.2 ns an element that way,
+// 0.53 now; a 512³ float32 Aᵀ·B on the AVX2 kernels went from 1.2 to 1.0×
+// the time of A·B.
+func copyRows24(dst, src unsafe.Pointer, rows, stride int) {
+	for r := 0; r < rows; r++ {
+		s, d := unsafe.Add(src, stride*r), unsafe.Add(dst, 24*r)
+		lo, hi := *(*[16]byte)(s), *(*uint64)(unsafe.Add(s, 16))
+		*(*[16]byte)(d), *(*uint64)(unsafe.Add(d, 16)) = lo, hi
 	}
 }
 
