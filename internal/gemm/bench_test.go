@@ -216,11 +216,12 @@ func benchMulTransposed(b *testing.B, size int) {
 }
 
 // BenchmarkPackColumns packs a 1024² float32 Aᵀ (column-major) in the
-// AVX-512 kernel's 144×344 blocks of 12-row slivers and the AVX2 kernel's
-// 72×256 blocks of 6-row slivers: packColumnsFast's cases.
+// AVX-512 kernel's 144×344 blocks of 12-row slivers, the AVX2 kernel's
+// 72×256 blocks of 6-row slivers and the Go twins' 128×256 of 4-row
+// slivers: packColumnsFast's cases.
 func BenchmarkPackColumns(b *testing.B) {
 	const n = 1024
-	for _, c := range []struct{ mc, kc, mr int }{{144, 344, 12}, {72, 256, 6}} {
+	for _, c := range []struct{ mc, kc, mr int }{{144, 344, 12}, {72, 256, 6}, {128, 256, 4}} {
 		b.Run(fmt.Sprintf("mr%d", c.mr), func(b *testing.B) {
 			a := Matrix[float32]{ones[float32](n * n), 0, n, 1}.transpose()
 			dst := make([]float32, c.mc*c.kc)

@@ -219,6 +219,8 @@ func packColumnsFast[T any](dst, src []T, base, stride, kc, mr int) bool {
 	}
 	d, s := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(&src[base])
 	switch w, step := mr*size, stride*size; w {
+	case 16:
+		copyRowsFixed[[16]byte](d, s, kc, step)
 	case 24:
 		copyRows24(d, s, kc, step)
 	case 32:
@@ -238,7 +240,7 @@ func packColumnsFast[T any](dst, src []T, base, stride, kc, mr int) bool {
 // copyRowsFixed copies rows rows of the size of R, stride bytes apart at
 // src, to consecutive rows at dst. The row goes through a local: assigned
 // from pointer to pointer, which may overlap, it would be a memmove call.
-func copyRowsFixed[R [32]byte | [48]byte | [64]byte | [96]byte](dst, src unsafe.Pointer, rows, stride int) {
+func copyRowsFixed[R [16]byte | [32]byte | [48]byte | [64]byte | [96]byte](dst, src unsafe.Pointer, rows, stride int) {
 	w := int(unsafe.Sizeof(*new(R)))
 	for r := 0; r < rows; r++ {
 		row := *(*R)(unsafe.Add(src, stride*r))
