@@ -87,3 +87,30 @@ func BenchmarkExclusiveAxis0Ways(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExclusiveRowStrips compares Prod's gradient along float32 rows
+// of transposed strips computed in bands (a marks pass first) and in one
+// kernel call per strip, its prefix products spilling from L2, in process
+// CPU (wholeStripOn was decided with this). Rows from transposedMaxRow to
+// transposedMaxBandedRow on a 1 MiB L2; on a larger L2 the shorter ones
+// take one call either way.
+func BenchmarkExclusiveRowStrips(b *testing.B) {
+	defer func(saved func() int) { transposedBandsAbove = saved }(transposedBandsAbove)
+	for _, s := range [][2]int{{4096, 4096}, {2048, 6144}, {4096, 3072}, {8192, 2560}} {
+		x := Must(Rand(5, Float32, 0.999, 1.001, s[0], s[1]))
+		g := Must(Prod(x, Axis(1)))
+		for _, way := range []string{"bands", "whole"} {
+			b.Run(fmt.Sprintf("%dx%d/%s", s[0], s[1], way), func(b *testing.B) {
+				transposedBandsAbove = transposedMaxRow
+				if way == "whole" {
+					transposedBandsAbove = transposedMaxBandedRow
+				}
+				c0, f0 := cpuMarks(b)
+				for range b.N {
+					Must(ExclusiveProdMul(x, g, Axis(1)))
+				}
+				reportCPU(b, c0, f0)
+			})
+		}
+	}
+}

@@ -151,11 +151,11 @@ func transposedWholeRow() int {
 // whole strip, its prefix products spilling from L2, took less CPU than
 // the bands, whose marks are one more pass over the strip. Zen 4 (EPYC
 // Genoa, family 25 model 17, 1 MiB L2 and a 32 MiB L3; session 20),
-// ExclusiveProdMul along the rows, process CPU, bands against one call:
-// 4096² 15.1-15.8 against 13.8-14.6 ms, 2048×6144 11.5-11.8 against
-// 10.5-11.1, 4096×3072 11.1-12.0 against 10.4-12.1, 8192×2560 16.6-27.3
-// against 15.1-15.9. Zen 3 is covered by extension only, and its AVX2 set
-// takes the four-row passes in place instead of the strips.
+// BenchmarkExclusiveRowStrips, bands against whole: 4096² 15.1-15.8
+// against 13.8-14.6 ms, 2048×6144 11.5-11.8 against 10.5-11.1, 4096×3072
+// 11.1-12.0 against 10.4-12.1, 8192×2560 16.6-27.3 against 15.1-15.9.
+// Zen 3 is covered by extension only, and its AVX2 set takes the four-row
+// passes in place instead of the strips.
 var wholeStripOn = []kernels.Measured[bool]{
 	{Vendor: "AuthenticAMD", Family: 25, Value: true},
 }

@@ -251,10 +251,9 @@ func copyRowsFixed[R [16]byte | [32]byte | [48]byte | [64]byte | [96]byte](dst, 
 // copyRows24 is copyRowsFixed for rows of 24 bytes (six float32, AVX2's
 // sliver of A), moved as 16 bytes and 8: a [24]byte local is written as
 // two overlapping 16-byte moves and read back the same way, a read that no
-// single store covers, which waits for both stores to leave the core.
-// BenchmarkPackColumns/mr6 (1024², AMD Zen 4): 1.2 ns an element that way,
-// 0.53 now; a 512³ float32 Aᵀ·B on the AVX2 kernels went from 1.2 to 1.0×
-// the time of A·B.
+// single store covers, which waits for both stores to leave the core
+// (BenchmarkPackColumns/mr6; bench/sweep.json's aT512 through tensor
+// bench).
 func copyRows24(dst, src unsafe.Pointer, rows, stride int) {
 	for r := 0; r < rows; r++ {
 		s, d := unsafe.Add(src, stride*r), unsafe.Add(dst, 24*r)
