@@ -27,7 +27,7 @@ func MulBatch[T Elem](batch, m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs
 		Mul(batch*m, n, k, a.withOff(a.Off+aOffs[0]), b.withOff(b.Off+bOffs[0]), c.withOff(c.Off+cOffs[0]), opt)
 		return
 	}
-	threads := max(1, min(opt.threads(), batch*m*n*k/active.minFlopsPerThread))
+	threads := threadsFor[T](opt.threads(), batch*m*n*k)
 	if small := smallPlan(m, n, k, b, c); small.kern != nil && !opt.TF32 {
 		if opt.Cold && uniform(cOffs, m*n) {
 			small = small.streamed(batch, m, n, b, c.withOff(c.Off+cOffs[0]), m*n, true)

@@ -72,8 +72,24 @@ func (j *job[T]) packB(ws *workspace[T], dst []T, p0, kc, j0, nc int) {
 // about 96³ (9.1 -> 7.9 µs) and not below it (80³ 6.0 -> 5.9); at 64³,
 // the limit this had, they did not help either way.
 // Each kernel set has its own (kernelSet.minFlopsPerThread): the same
-// 8 µs is less work for slower kernels.
+// 8 µs is less work for slower kernels. (Xeon Sapphire Rapids; on Zen 4,
+// whose avx512 set runs the AVX2 micro-kernels and takes their threshold,
+// float32 100³ took 22 µs on one goroutine and 16–19 on two, 127×65×129
+// 26 and 18–22, 80³ 13 on either, plain loops in one process.)
 const avx512MinFlopsPerThread = 96 * 96 * 96
+
+// threadsFor is how many goroutines, at most threads, a product of work
+// multiply-adds of T gets: one per minFlopsPerThread of float32 work, an
+// element of 8 bytes counting twice, since a vector holds half as many
+// and a multiply-add takes about twice the time (Zen 4: float64 100³ 41 µs
+// on one goroutine against 26–30 on two, 80³ 24 against 18–24, where
+// float32 80³ took 13 on either).
+func threadsFor[T any](threads, work int) int {
+	if unsafe.Sizeof(*new(T)) == 8 {
+		work *= 2
+	}
+	return max(1, min(threads, work/active.minFlopsPerThread))
+}
 
 // mul runs the product on up to opt.threads() goroutines.
 func mul[T Elem](kern *kernel[T], m, n, k int, a, b, c Matrix[T], opt Options) {
@@ -176,7 +192,7 @@ var zeroOffset = []int{0}
 // One goroutine calls the kernel directly: a closure handed to split would
 // escape, and its allocation costs as much as an 8×8 product.
 func mulSmall[T Elem](small smallCall[T], m, n, k int, a, b, c Matrix[T], threads int) {
-	threads = max(1, min(threads, m*n*k/active.minFlopsPerThread))
+	threads = threadsFor[T](threads, m*n*k)
 	if threads == 1 {
 		small.run(m, n, k, a, b, c, zeroOffset, zeroOffset, zeroOffset)
 		return
@@ -190,8 +206,7 @@ func mulSmall[T Elem](small smallCall[T], m, n, k int, a, b, c Matrix[T], thread
 // whole tiles) and computes them concurrently. K is never split, so the
 // result does not depend on the number of goroutines.
 func (j *job[T]) parallel(threads int) {
-	work := j.m * j.n * j.k
-	threads = max(1, min(threads, work/active.minFlopsPerThread))
+	threads = threadsFor[T](threads, j.m*j.n*j.k)
 	if threads == 1 {
 		j.runPooled(0, j.m, 0, j.n)
 		return

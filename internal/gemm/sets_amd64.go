@@ -23,9 +23,12 @@ func init() {
 	kernelSets.Add(kernels.AVX2, avx2)
 
 	avx512 := avx2
+	avx512.minFlopsPerThread = avx512MinFlopsPerThread
 	avx512.f32, avx512.f64, avx512.i32, avx512.i64 = avx512KernelF32, avx512KernelF64, avx512KernelI32, avx512KernelI64
 	if kernels.ForProcessor(kernels.ProcessorID(), avx2GEMMOn, false) {
 		avx512.f32, avx512.f64 = avx2.f32, avx2.f64
+		// The same kernels do as much work a microsecond.
+		avx512.minFlopsPerThread = avx2.minFlopsPerThread
 		if cpu.X86.HasAVX512F {
 			passedOverF32, passedOverF64 = append(passedOverF32, avx512KernelF32), append(passedOverF64, avx512KernelF64)
 		}
@@ -37,7 +40,6 @@ func init() {
 	avx512.copyRows128 = copyRows128AVX512
 	avx512.copyPanel128 = copyPanel128AVX512
 	avx512.wideRows128F32, avx512.wideRows128F64 = wideRows128F32AVX512, wideRows128F64AVX512
-	avx512.minFlopsPerThread = avx512MinFlopsPerThread
 	avx512.pairBytes, avx512.interleaveBytes = pairBytesAVX512, interleaveBytesAVX512
 	avx512.dot4BF16 = dot4BF16AVX512
 	if cpu.X86.HasAVX512VNNI {

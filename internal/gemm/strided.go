@@ -29,7 +29,7 @@ func MulBatchStrided[T Elem](batch, m, n, k int, a, b, c Matrix[T], aStride, bSt
 		Mul(batch*m, n, k, a, b, c, opt)
 		return
 	}
-	threads := max(1, min(opt.threads(), batch*m*n*k/active.minFlopsPerThread))
+	threads := threadsFor[T](opt.threads(), batch*m*n*k)
 	if small := smallPlan(m, n, k, b, c); small.kern != nil && !opt.TF32 {
 		s.each(threads, small.streamed(batch, m, n, b, c, cStride, opt.Cold), opt)
 		return
