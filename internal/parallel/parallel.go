@@ -40,10 +40,26 @@ import (
 // the ~100 µs of a busy one, so products issued back to back would each
 // start on one core. But polling is CPU the program pays for nothing when
 // no task comes, so a helper polls at most a quarter of the time it has
-// just spent on the task's parts (a loop issuing the same call back to
-// back comes back within microseconds, and calls issued now and then cost
-// at most a quarter more CPU than their work), and never longer than the
-// spin setting (see SetSpin). A helper that has blocked costs nothing.
+// just spent on the task's parts (calls issued now and then cost at most a
+// quarter more CPU than their work), and never longer than the spin
+// setting (see SetSpin). A helper that has blocked costs nothing.
+//
+// The exception is a loop: when tasks have come, each at most twice its
+// span (from its offer until the helper was done with it) after the
+// helper had finished the one before, for loopSpan times the last one's
+// span, the next one is likely to come as soon, and the helper polls for
+// as long as that task lasted, the work the call just did (see pollFor).
+// A helper's own share is no measure there: one that joined a call late
+// took few of its parts. A quarter of a few microseconds of work was
+// shorter than the allocation and the checks between two calls of a plain
+// loop, so the helper blocked after every call and the next woke it too
+// late for its parts. Plain loops on two goroutines, medians of five
+// alternating rounds, before and after (Zen 4 under KVM): 384² float64
+// matrix-vector products 15.8 and 12.5 µs, 512² float32 14.2 and 11.8,
+// Mul of 64K float32 24.2 and 21.5; 384² float32 (8.5, 8.3), float64 100³
+// (31.3, 30.4) and 64³ (12.7, 13.2) within the noise. Calls further apart
+// still cost at most a quarter more CPU than their work
+// (TestSporadicLoadCPU).
 const spinShare = 4
 
 // defaultSpin bounds a helper's polling unless TENSOR_SPIN or SetSpin
@@ -75,16 +91,42 @@ func spinFromEnv(v string) time.Duration {
 // block as soon as they run out of work (the least CPU; each call then
 // wakes them); longer keeps them ready across longer gaps between calls.
 // Whatever the setting, a helper polls at most a quarter of the time it
-// has just worked. Negative values count as 0.
+// has just worked, or, in a loop of calls, as long as the last call
+// lasted (see spinShare). Negative values count as 0.
 func SetSpin(d time.Duration) time.Duration {
 	return time.Duration(spinLimit.Swap(int64(max(d, 0))))
 }
 
-// pollFor is how long a helper that has just worked for worked polls for
-// the next task.
-func pollFor(worked time.Duration) time.Duration {
-	return min(worked/spinShare, time.Duration(spinLimit.Load()))
+// pollFor is how long a helper that has just worked for worked on a task
+// that lasted span polls for the next task: a quarter of its work, or in
+// a loop the task's span (see spinShare), never longer than the spin
+// setting.
+func pollFor(worked, span time.Duration, loop bool) time.Duration {
+	d := worked / spinShare
+	if loop {
+		d = max(d, span)
+	}
+	return min(d, time.Duration(spinLimit.Load()))
 }
+
+// cameSoon reports whether a task that lasted span came soon after the
+// one before: at most twice its span after the helper had finished the
+// one before (a negative gap: the helper had not worked before).
+func cameSoon(gap, span time.Duration) bool { return gap >= 0 && gap <= 2*span }
+
+// loopSpan is how many times its last task's span a run of tasks that each came
+// soon after the one before must have lasted to count as a loop: the
+// poll after the run's last task, which nothing follows, then costs at
+// most a sixteenth of the run. A pair of calls now and then is no loop:
+// an operation is often two tasks (mapping a fresh result's pages, then
+// computing it), and polling as long as the work after every such pair
+// raised the CPU of TestSporadicLoadCPU's load to 1.26-1.33 its work at
+// GOMAXPROCS 8.
+const loopSpan = 16
+
+// inLoop reports whether a run of tasks that came soon after each other,
+// lasting run so far, is a loop, its last task having lasted span.
+func inLoop(run, span time.Duration) bool { return run >= loopSpan*span }
 
 // callerSpin is how long a caller polls for the helpers' last parts before
 // it blocks. When every goroutine has a core the parts end within
@@ -106,6 +148,7 @@ type task struct {
 	next    atomic.Int64 // next part to claim
 	done    atomic.Int64 // parts finished
 	fin     chan struct{}
+	offered time.Time // when the caller offered it
 }
 
 // work claims and runs parts as worker until none are left. A helper
@@ -131,11 +174,15 @@ func (t *task) work(worker int, handOff bool) {
 	}
 }
 
-// join runs parts of t on a helper, unless enough helpers have joined.
-func (t *task) join() {
+// join runs parts of t on a helper, unless enough helpers have joined,
+// and returns how long it worked on them.
+func (t *task) join() time.Duration {
 	if n := t.joined.Add(1); n <= t.helpers {
+		start := time.Now()
 		t.work(int(n), true)
+		return time.Since(start)
 	}
+	return 0
 }
 
 // helpers is the pool of helper goroutines. The task on offer is the one
@@ -166,16 +213,28 @@ func ensureHelpers(n int) {
 }
 
 // helperLoop joins offered tasks forever: after each task it polls for a
-// new offer for pollFor the time it spent on the task, then blocks until a
-// caller wakes it.
+// new offer as long as pollFor says, then blocks until a caller wakes it.
 func helperLoop() {
-	var last uint64 // the id of the last task joined
+	var last uint64       // the id of the last task joined
+	var idle time.Time    // when this helper finished its last task
+	var runFrom time.Time // when the run of tasks that came soon began
 	for {
 		if t := helpers.offer.Load(); t != nil && t.id != last {
 			last = t.id
-			start := time.Now()
-			t.join()
-			if poll(&last, pollFor(time.Since(start))) {
+			gap := time.Duration(-1)
+			if !idle.IsZero() {
+				gap = t.offered.Sub(idle)
+			}
+			worked := t.join()
+			idle = time.Now()
+			// The task's span, from its offer until this helper was done
+			// with it, is the caller's work on it (a helper that joined
+			// late worked less).
+			span := idle.Sub(t.offered)
+			if !cameSoon(gap, span) {
+				runFrom = t.offered
+			}
+			if poll(&last, pollFor(worked, span, inLoop(idle.Sub(runFrom), span))) {
 				continue
 			}
 		}
@@ -218,7 +277,7 @@ func For(parts, threads int, f func(worker, part int)) {
 		}
 		return
 	}
-	t := &task{id: helpers.lastID.Add(1), f: f, parts: int64(parts), helpers: int64(wanted), fin: make(chan struct{})}
+	t := &task{id: helpers.lastID.Add(1), f: f, parts: int64(parts), helpers: int64(wanted), fin: make(chan struct{}), offered: time.Now()}
 	ensureHelpers(wanted)
 	helpers.offer.Store(t)
 	for range min(helpers.sleeping.Load(), int64(wanted)) {

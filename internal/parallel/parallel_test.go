@@ -83,15 +83,43 @@ func TestSpinSettings(t *testing.T) {
 	}
 	old := SetSpin(3 * time.Millisecond)
 	defer SetSpin(old)
-	for _, tc := range []struct{ worked, want time.Duration }{
-		{0, 0}, {400 * time.Microsecond, 100 * time.Microsecond}, {time.Second, 3 * time.Millisecond},
+	const us = time.Microsecond
+	for _, tc := range []struct {
+		worked, span time.Duration
+		loop         bool
+		want         time.Duration
+	}{
+		{0, 0, false, 0}, {400 * us, 500 * us, false, 100 * us}, {time.Second, time.Second, false, 3 * time.Millisecond},
+		{0, 0, true, 0}, {100 * us, 500 * us, true, 500 * us}, {400 * us, 50 * us, true, 100 * us},
+		{time.Second, time.Second, true, 3 * time.Millisecond},
 	} {
-		if got := pollFor(tc.worked); got != tc.want {
-			t.Errorf("pollFor(%v) with a 3 ms setting = %v, want %v", tc.worked, got, tc.want)
+		if got := pollFor(tc.worked, tc.span, tc.loop); got != tc.want {
+			t.Errorf("pollFor(%v, span %v, loop %v) with a 3 ms setting = %v, want %v", tc.worked, tc.span, tc.loop, got, tc.want)
 		}
 	}
-	if SetSpin(-time.Second); pollFor(time.Second) != 0 {
-		t.Errorf("a negative setting polls %v, want 0", pollFor(time.Second))
+	for _, tc := range []struct {
+		gap, span time.Duration
+		want      bool
+	}{
+		{-1, 400 * us, false}, {0, 400 * us, true}, {800 * us, 400 * us, true},
+		{801 * us, 400 * us, false}, {time.Second, 400 * us, false}, {0, 0, true},
+	} {
+		if got := cameSoon(tc.gap, tc.span); got != tc.want {
+			t.Errorf("cameSoon(gap %v, span %v) = %v, want %v", tc.gap, tc.span, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		run, span time.Duration
+		want      bool
+	}{
+		{0, 0, true}, {0, us, false}, {15 * us, us, false}, {16 * us, us, true}, {time.Second, 100 * time.Millisecond, false},
+	} {
+		if got := inLoop(tc.run, tc.span); got != tc.want {
+			t.Errorf("inLoop(run %v, span %v) = %v, want %v", tc.run, tc.span, got, tc.want)
+		}
+	}
+	if SetSpin(-time.Second); pollFor(time.Second, time.Second, true) != 0 || pollFor(time.Second, time.Second, false) != 0 {
+		t.Errorf("a negative setting polls %v, want 0", pollFor(time.Second, time.Second, true))
 	}
 }
 
