@@ -114,10 +114,10 @@ func pollFor(worked, span time.Duration, loop bool) time.Duration {
 // one before (a negative gap: the helper had not worked before).
 func cameSoon(gap, span time.Duration) bool { return gap >= 0 && gap <= 2*span }
 
-// loopSpan is how many times its last task's span a run of tasks that each came
-// soon after the one before must have lasted to count as a loop: the
-// poll after the run's last task, which nothing follows, then costs at
-// most a sixteenth of the run. A pair of calls now and then is no loop:
+// loopSpan is how many times its last task's span a run of tasks that
+// each came soon after the one before must have lasted to count as a
+// loop: the poll after the run's last task, which nothing follows, then
+// costs at most a sixteenth of the run. A pair of calls now and then is no loop:
 // an operation is often two tasks (mapping a fresh result's pages, then
 // computing it), and polling as long as the work after every such pair
 // raised the CPU of TestSporadicLoadCPU's load to 1.26-1.33 its work at
