@@ -276,10 +276,7 @@ func putWide(w *wideBuffer) {
 // MulComplexBatch is MulBatch for complex matrices (see MulComplex).
 func MulComplexBatch[T complex64 | complex128](batch, m, n, k int, a, b, c Matrix[T], aOffs, bOffs, cOffs []int, opt Options) {
 	// Four real multiply-adds a complex one, each of the part type.
-	threads := threadsFor[float32](opt.threads(), batch*m*n*k*4)
-	if unsafe.Sizeof(*new(T)) == 16 {
-		threads = threadsFor[float64](opt.threads(), batch*m*n*k*4)
-	}
+	threads := threadsForSize(opt.threads(), batch*m*n*k*4, int(unsafe.Sizeof(*new(T)))/2)
 	one := opt
 	if batch >= threads {
 		one.Threads = 1

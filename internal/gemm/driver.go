@@ -72,20 +72,22 @@ func (j *job[T]) packB(ws *workspace[T], dst []T, p0, kc, j0, nc int) {
 // about 96³ (9.1 -> 7.9 µs) and not below it (80³ 6.0 -> 5.9); at 64³,
 // the limit this had, they did not help either way.
 // Each kernel set has its own (kernelSet.minFlopsPerThread): the same
-// 8 µs is less work for slower kernels. (Xeon Sapphire Rapids; on Zen 4,
-// whose avx512 set runs the AVX2 micro-kernels and takes their threshold,
-// float32 100³ took 22 µs on one goroutine and 16–19 on two, 127×65×129
-// 26 and 18–22, 80³ 13 on either, plain loops in one process.)
+// 8 µs is less work for slower kernels (the Zen 4 figures behind that:
+// docs/kernels.md, session 23).
 const avx512MinFlopsPerThread = 96 * 96 * 96
 
 // threadsFor is how many goroutines, at most threads, a product of work
-// multiply-adds of T gets: one per minFlopsPerThread of float32 work, an
-// element of 8 bytes counting twice, since a vector holds half as many
-// and a multiply-add takes about twice the time (Zen 4: float64 100³ 41 µs
-// on one goroutine against 26–30 on two, 80³ 24 against 18–24, where
-// float32 80³ took 13 on either).
+// multiply-adds of T gets: one per minFlopsPerThread of float32 work.
 func threadsFor[T any](threads, work int) int {
-	if unsafe.Sizeof(*new(T)) == 8 {
+	return threadsForSize(threads, work, int(unsafe.Sizeof(*new(T))))
+}
+
+// threadsForSize is threadsFor for multiply-adds of size-byte reals: one
+// of 8 bytes counts twice, since a vector holds half as many and it takes
+// about twice the time (BenchmarkSweep's float64 100³ on Zen 4; figures in
+// docs/kernels.md, session 23).
+func threadsForSize(threads, work, size int) int {
+	if size == 8 {
 		work *= 2
 	}
 	return max(1, min(threads, work/active.minFlopsPerThread))

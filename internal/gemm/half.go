@@ -124,7 +124,7 @@ func MulHalfBatch(f HalfFormat, batch, m, n, k int, a, b Matrix[uint16], c Matri
 	if batch <= 0 {
 		return
 	}
-	threads := max(1, min(opt.threads(), batch*m*n*k/active.minFlopsPerThread))
+	threads := threadsFor[float32](opt.threads(), batch*m*n*k)
 	if batch < threads {
 		for i := range batch {
 			MulHalf(f, m, n, k, a.withOff(a.Off+aOffs[i]), b.withOff(b.Off+bOffs[i]), c.withOff(c.Off+cOffs[i]), opt)

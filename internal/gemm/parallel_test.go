@@ -61,6 +61,13 @@ func TestThreadsFor(t *testing.T) {
 		if got := threadsFor[int64](tc.threads, tc.work); got != tc.f64 {
 			t.Errorf("threadsFor[int64](%d, %d) = %d, want %d", tc.threads, tc.work, got, tc.f64)
 		}
+		// A complex product's parts: complex64's are float32, complex128's float64.
+		if got := threadsForSize(tc.threads, tc.work, 8/2); got != tc.f32 {
+			t.Errorf("threadsForSize(%d, %d, complex64's parts) = %d, want %d", tc.threads, tc.work, got, tc.f32)
+		}
+		if got := threadsForSize(tc.threads, tc.work, 16/2); got != tc.f64 {
+			t.Errorf("threadsForSize(%d, %d, complex128's parts) = %d, want %d", tc.threads, tc.work, got, tc.f64)
+		}
 	}
 }
 
