@@ -44,22 +44,18 @@ import (
 // quarter more CPU than their work), and never longer than the spin
 // setting (see SetSpin). A helper that has blocked costs nothing.
 //
-// The exception is a loop: when tasks have come, each at most twice its
-// span (from its offer until the helper was done with it) after the
-// helper had finished the one before, for loopSpan times the last one's
+// The exception is a loop: when tasks have come, each offered at most
+// twice its span (from its offer until the helper was done with it) after
+// the task before it would have ended, for loopSpan times the last one's
 // span, the next one is likely to come as soon, and the helper polls for
 // as long as that task lasted, the work the call just did (see pollFor).
 // A helper's own share is no measure there: one that joined a call late
-// took few of its parts. A quarter of a few microseconds of work was
-// shorter than the allocation and the checks between two calls of a plain
-// loop, so the helper blocked after every call and the next woke it too
-// late for its parts. Plain loops on two goroutines, medians of five
-// alternating rounds, before and after (Zen 4 under KVM): 384² float64
-// matrix-vector products 15.8 and 12.5 µs, 512² float32 14.2 and 11.8,
-// Mul of 64K float32 24.2 and 21.5; 384² float32 (8.5, 8.3), float64 100³
-// (31.3, 30.4) and 64³ (12.7, 13.2) within the noise. Calls further apart
-// still cost at most a quarter more CPU than their work
-// (TestSporadicLoadCPU).
+// took few of its parts. Polling a quarter of a few microseconds of work
+// was shorter than the gap between two calls of a plain loop, so the
+// helper blocked after every call and the next woke it too late for its
+// parts (BenchmarkForBackToBack, BenchmarkSweep's matrix-vector
+// products; figures in docs/kernels.md, session 23). Calls further apart still cost at most a
+// quarter more CPU than their work (TestSporadicLoadCPU).
 const spinShare = 4
 
 // defaultSpin bounds a helper's polling unless TENSOR_SPIN or SetSpin
@@ -110,22 +106,23 @@ func pollFor(worked, span time.Duration, loop bool) time.Duration {
 }
 
 // cameSoon reports whether a task that lasted span came soon after the
-// one before: at most twice its span after the helper had finished the
-// one before (a negative gap: the helper had not worked before).
+// one before: gap, its offer's distance from the one before less its
+// span, is at most twice its span (a negative gap: no task before it).
 func cameSoon(gap, span time.Duration) bool { return gap >= 0 && gap <= 2*span }
 
-// loopSpan is how many times its last task's span a run of tasks that
-// each came soon after the one before must have lasted to count as a
-// loop: the poll after the run's last task, which nothing follows, then
-// costs at most a sixteenth of the run. A pair of calls now and then is no loop:
-// an operation is often two tasks (mapping a fresh result's pages, then
-// computing it), and polling as long as the work after every such pair
-// raised the CPU of TestSporadicLoadCPU's load to 1.26-1.33 its work at
-// GOMAXPROCS 8.
+// loopSpan is how many times its last task's span, once per helper of
+// that task, a run of tasks that each came soon after the one before must
+// have lasted to count as a loop: the polls after the run's last task,
+// which nothing follows, then cost at most a sixteenth of the run. A pair of calls now and then is
+// no loop: an operation is often two tasks (mapping a fresh result's
+// pages, then computing it), and polling as long as the work after every
+// such pair raised TestSporadicLoadCPU's CPU to 1.26-1.33 its work at
+// GOMAXPROCS 8 (Zen 4 under KVM).
 const loopSpan = 16
 
 // inLoop reports whether a run of tasks that came soon after each other,
-// lasting run so far, is a loop, its last task having lasted span.
+// lasting run so far, is a loop, its last task having lasted span (times
+// its helpers).
 func inLoop(run, span time.Duration) bool { return run >= loopSpan*span }
 
 // callerSpin is how long a caller polls for the helpers' last parts before
@@ -149,6 +146,9 @@ type task struct {
 	done    atomic.Int64 // parts finished
 	fin     chan struct{}
 	offered time.Time // when the caller offered it
+	// sinceLast is how long after the task before it (of any caller) it
+	// was offered, -1 for the first.
+	sinceLast time.Duration
 }
 
 // work claims and runs parts as worker until none are left. A helper
@@ -189,13 +189,19 @@ func (t *task) join() time.Duration {
 // they join; a helper that finds it after its parts are gone just finds
 // nothing to claim.
 var helpers struct {
-	offer    atomic.Pointer[task]
-	lastID   atomic.Uint64
-	sleeping atomic.Int64  // helpers blocked (or about to block) on wake
-	wake     chan struct{} // tokens for blocked helpers
-	mu       sync.Mutex
-	started  int
+	offer  atomic.Pointer[task]
+	lastID atomic.Uint64
+	// lastOffer is when the last task was offered, in nanoseconds after
+	// epoch (0: none yet).
+	lastOffer atomic.Int64
+	sleeping  atomic.Int64  // helpers blocked (or about to block) on wake
+	wake      chan struct{} // tokens for blocked helpers
+	mu        sync.Mutex
+	started   int
 }
+
+// epoch is the origin of helpers.lastOffer.
+var epoch = time.Now()
 
 // maxHelpers bounds the helper goroutines (and the wake tokens pending).
 const maxHelpers = 256
@@ -216,25 +222,29 @@ func ensureHelpers(n int) {
 // new offer as long as pollFor says, then blocks until a caller wakes it.
 func helperLoop() {
 	var last uint64       // the id of the last task joined
-	var idle time.Time    // when this helper finished its last task
 	var runFrom time.Time // when the run of tasks that came soon began
 	for {
 		if t := helpers.offer.Load(); t != nil && t.id != last {
 			last = t.id
-			gap := time.Duration(-1)
-			if !idle.IsZero() {
-				gap = t.offered.Sub(idle)
-			}
 			worked := t.join()
-			idle = time.Now()
+			idle := time.Now()
 			// The task's span, from its offer until this helper was done
 			// with it, is the caller's work on it (a helper that joined
 			// late worked less).
 			span := idle.Sub(t.offered)
+			// The calls' pace is measured between offers, not from this
+			// helper's last task: a helper that had blocked wakes tens
+			// of microseconds late, after calls it missed.
+			gap := time.Duration(-1)
+			if t.sinceLast >= 0 {
+				gap = max(t.sinceLast-span, 0)
+			}
 			if !cameSoon(gap, span) {
 				runFrom = t.offered
 			}
-			if poll(&last, pollFor(worked, span, inLoop(idle.Sub(runFrom), span))) {
+			// The run must outlast every helper's last poll together.
+			loop := inLoop(idle.Sub(runFrom), span*time.Duration(t.helpers))
+			if poll(&last, pollFor(worked, span, loop)) {
 				continue
 			}
 		}
@@ -277,7 +287,12 @@ func For(parts, threads int, f func(worker, part int)) {
 		}
 		return
 	}
-	t := &task{id: helpers.lastID.Add(1), f: f, parts: int64(parts), helpers: int64(wanted), fin: make(chan struct{}), offered: time.Now()}
+	now := time.Now()
+	since := time.Duration(-1)
+	if prev := helpers.lastOffer.Swap(int64(now.Sub(epoch))); prev != 0 {
+		since = now.Sub(epoch) - time.Duration(prev)
+	}
+	t := &task{id: helpers.lastID.Add(1), f: f, parts: int64(parts), helpers: int64(wanted), fin: make(chan struct{}), offered: now, sinceLast: since}
 	ensureHelpers(wanted)
 	helpers.offer.Store(t)
 	for range min(helpers.sleeping.Load(), int64(wanted)) {

@@ -173,3 +173,53 @@ func TestHelpersPollNoLongerThanTheirWork(t *testing.T) {
 	SetSpin(0)
 	check("setting 0")
 }
+
+// busyFor spins for d, a part's work that holds its core.
+func busyFor(d time.Duration) {
+	for start := time.Now(); time.Since(start) < d; {
+	}
+}
+
+// TestHelpersPollThroughALoop runs a loop of calls back to back, each two
+// parts of 100 µs a goroutine: once it has run for far longer than
+// loopSpan calls, a helper must still be polling 120 µs after the last
+// call, past the quarter of its work (50 µs) it would poll outside a loop
+// and within the call's length (about 200 µs) it polls in one. Timing on
+// a loaded machine is noisy, so the check gets a few tries.
+func TestHelpersPollThroughALoop(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("no helpers with GOMAXPROCS 1")
+	}
+	old := SetSpin(time.Second)
+	defer SetSpin(old)
+	part := func(_, _ int) { busyFor(100 * time.Microsecond) }
+	for range 5 {
+		if _, ok := allAsleep(time.Second); !ok {
+			t.Fatal("helpers still polling a second after the last call")
+		}
+		for range 60 {
+			For(4, 2, part)
+		}
+		busyFor(120 * time.Microsecond)
+		helpers.mu.Lock()
+		started := helpers.started
+		helpers.mu.Unlock()
+		if helpers.sleeping.Load() < int64(started) {
+			return
+		}
+	}
+	t.Error("every helper had blocked 120 µs after a loop of 200 µs calls")
+}
+
+// BenchmarkForBackToBack times a plain loop of short parallel calls (eight
+// parts of 1 µs on two goroutines) with 2 µs of the caller's own work
+// between them, as a result's allocation and checks are in a user's loop:
+// whether a helper is still polling when the next call comes decides its
+// length (see spinShare).
+func BenchmarkForBackToBack(b *testing.B) {
+	part := func(_, _ int) { busyFor(time.Microsecond) }
+	for b.Loop() {
+		For(8, 2, part)
+		busyFor(2 * time.Microsecond)
+	}
+}
