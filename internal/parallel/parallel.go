@@ -113,11 +113,11 @@ func cameSoon(gap, span time.Duration) bool { return gap >= 0 && gap <= 2*span }
 // loopSpan is how many times its last task's span, once per helper of
 // that task, a run of tasks that each came soon after the one before must
 // have lasted to count as a loop: the polls after the run's last task,
-// which nothing follows, then cost at most a sixteenth of the run. A pair of calls now and then is
-// no loop: an operation is often two tasks (mapping a fresh result's
-// pages, then computing it), and polling as long as the work after every
-// such pair raised TestSporadicLoadCPU's CPU to 1.26-1.33 its work at
-// GOMAXPROCS 8 (Zen 4 under KVM).
+// which nothing follows, then cost at most a sixteenth of the run. A pair
+// of calls now and then is no loop: an operation is often two tasks
+// (mapping a fresh result's pages, then computing it), and polling as
+// long as the work after every such pair raised TestSporadicLoadCPU's CPU
+// to 1.26-1.33 its work at GOMAXPROCS 8 (Zen 4 under KVM).
 const loopSpan = 16
 
 // inLoop reports whether a run of tasks that came soon after each other,
@@ -288,9 +288,9 @@ func For(parts, threads int, f func(worker, part int)) {
 		return
 	}
 	now := time.Now()
-	since := time.Duration(-1)
-	if prev := helpers.lastOffer.Swap(int64(now.Sub(epoch))); prev != 0 {
-		since = now.Sub(epoch) - time.Duration(prev)
+	at, since := now.Sub(epoch), time.Duration(-1)
+	if prev := helpers.lastOffer.Swap(int64(at)); prev != 0 {
+		since = at - time.Duration(prev)
 	}
 	t := &task{id: helpers.lastID.Add(1), f: f, parts: int64(parts), helpers: int64(wanted), fin: make(chan struct{}), offered: now, sinceLast: since}
 	ensureHelpers(wanted)
