@@ -3,6 +3,7 @@ package gemm
 import (
 	"fmt"
 	"testing"
+	"unsafe"
 )
 
 // benchMul reports GFLOP/s of one m×n×k product (row-major operands).
@@ -307,5 +308,33 @@ func benchMicro[T Elem](b *testing.B, name string, k *kernel[T]) {
 			}
 			reportFlops(b, 2*float64(k.mr*nc*kc), cpu)
 		})
+	}
+}
+
+// BenchmarkDot4 times each kernel set's four-row dot helper over whole
+// matrices, one goroutine, four rows a call as gemvRows makes them: rows
+// of 384, 512 and 1024 elements (where the AVX2 helper prefetches the next
+// call's rows, or just does not), and matrices from L2 (256²), L3 (1000×3000,
+// 512×4096) and memory (4096²). Why the AVX2 helper reads four rows in one
+// pass (docs/kernels.md, session 24).
+func BenchmarkDot4(b *testing.B) {
+	shapes := [][2]int{{256, 256}, {384, 384}, {512, 512}, {1024, 1024}, {1000, 3000}, {512, 4096}, {4096, 4096}}
+	for _, v := range kernelSets.Variants() {
+		for _, s := range shapes {
+			m, k := s[0], s[1]
+			b.Run(fmt.Sprintf("%s/f32/%dx%d", v.Name(), m, k), func(b *testing.B) { benchDot4(b, v.K.gemvF32.dot4, m, k) })
+			b.Run(fmt.Sprintf("%s/f64/%dx%d", v.Name(), m, k), func(b *testing.B) { benchDot4(b, v.K.gemvF64.dot4, m, k) })
+		}
+	}
+}
+
+func benchDot4[T float32 | float64](b *testing.B, dot4 func(a []T, lda int, x []T, out *[4]T), m, k int) {
+	a, x := ones[T](m*k), ones[T](k)
+	var out [4]T
+	b.SetBytes(int64(len(a)) * int64(unsafe.Sizeof(a[0])))
+	for b.Loop() {
+		for i := 0; i+4 <= m; i += 4 {
+			dot4(a[i*k:], k, x, &out)
+		}
 	}
 }

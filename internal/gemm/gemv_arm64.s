@@ -72,18 +72,29 @@ done: \
 
 // The four-row helpers, the same bits as the AVX-512 and AVX2 ones.
 //
-// dot4: rows a, a+lda, a+2·lda, a+3·lda times x, 128 bytes of each a step.
-// Each row has the AVX-512 helper's lanes, two zmm (Zr for bytes 0-63 of
-// a step, Zr+4 for 64-127) being eight q-registers here; 32 registers
-// cannot hold them for four rows, so the rows go in two passes of two, as
-// in the AVX2 helper (x, a few KiB, stays in L1 for the second pass): row
-// one of a pass in V0–V7, row two in V8–V15, x in V16–V23, the row's data
-// in V24–V31. Per step 16 FMLA and 24 q-register loads: load-bound, as
-// every matrix-vector product (each element of A is used once).
+// dot4: rows a, a+lda, a+2·lda, a+3·lda times x in one pass, 128 bytes of
+// each a step. Each row has the AVX-512 helper's lanes, one zmm, here four
+// q-registers (row r in V(4r)..V(4r+3)), taking the step's first 64 bytes,
+// then its second; x in V16–V23, a row's data in V24–V31. Per step 32
+// FMLA and 40 q-register loads: load-bound, as every matrix-vector product
+// (each element of A is used once).
 
-// One pass's K loop (elements of 1<<shift bytes): R1 and R3 walk its two
-// rows, R4 walks x.
-#define DOT4PASS(T, shift, loop, done) \
+// One row's step: its 128 bytes at R into the accumulators a0..a3.
+#define DOT4ROW(T, R, a0, a1, a2, a3) \
+	VLD1.P 64(R), [V24.T, V25.T, V26.T, V27.T]; \
+	VLD1.P 64(R), [V28.T, V29.T, V30.T, V31.T]; \
+	VFMLA V16.T, V24.T, a0.T; VFMLA V17.T, V25.T, a1.T; VFMLA V18.T, V26.T, a2.T; VFMLA V19.T, V27.T, a3.T; \
+	VFMLA V20.T, V28.T, a0.T; VFMLA V21.T, V29.T, a1.T; VFMLA V22.T, V30.T, a2.T; VFMLA V23.T, V31.T, a3.T
+
+// The K loop (elements of 1<<shift bytes): R1, R2, R3 and R6 walk rows 0
+// to 3 (R5 is lda in bytes), R4 walks x.
+#define DOT4LOOP(T, shift, loop, done) \
+	MOVD a+8(FP), R1; \
+	MOVD lda+16(FP), R5; \
+	LSL  $shift, R5, R5; \
+	ADD  R5, R1, R2; \
+	ADD  R5, R2, R3; \
+	ADD  R5, R3, R6; \
 	ZERO16; \
 	MOVD x+24(FP), R4; \
 	MOVD n+0(FP), R0; \
@@ -92,33 +103,19 @@ done: \
 loop: \
 	VLD1.P 64(R4), [V16.T, V17.T, V18.T, V19.T]; \
 	VLD1.P 64(R4), [V20.T, V21.T, V22.T, V23.T]; \
-	VLD1.P 64(R1), [V24.T, V25.T, V26.T, V27.T]; \
-	VFMLA V16.T, V24.T, V0.T; VFMLA V17.T, V25.T, V1.T; VFMLA V18.T, V26.T, V2.T; VFMLA V19.T, V27.T, V3.T; \
-	VLD1.P 64(R1), [V24.T, V25.T, V26.T, V27.T]; \
-	VFMLA V20.T, V24.T, V4.T; VFMLA V21.T, V25.T, V5.T; VFMLA V22.T, V26.T, V6.T; VFMLA V23.T, V27.T, V7.T; \
-	VLD1.P 64(R3), [V24.T, V25.T, V26.T, V27.T]; \
-	VFMLA V16.T, V24.T, V8.T; VFMLA V17.T, V25.T, V9.T; VFMLA V18.T, V26.T, V10.T; VFMLA V19.T, V27.T, V11.T; \
-	VLD1.P 64(R3), [V24.T, V25.T, V26.T, V27.T]; \
-	VFMLA V20.T, V24.T, V12.T; VFMLA V21.T, V25.T, V13.T; VFMLA V22.T, V26.T, V14.T; VFMLA V23.T, V27.T, V15.T; \
+	DOT4ROW(T, R1, V0, V1, V2, V3); \
+	DOT4ROW(T, R2, V4, V5, V6, V7); \
+	DOT4ROW(T, R3, V8, V9, V10, V11); \
+	DOT4ROW(T, R6, V12, V13, V14, V15); \
 	SUBS $1, R0, R0; \
 	BNE  loop; \
 done:
 
-// A pass's rows folded as the AVX-512 helper folds a row: Zr += Zr+4
-// (q_j += q_(j+4)), then its 256-bit halves (q0 += q2, q1 += q3): the
-// row's lanes are left in V(b) and V(b+1).
-#define FOLDROW(F, b) \
-	F((b), (b), (b)+4); F((b)+1, (b)+1, (b)+5); F((b)+2, (b)+2, (b)+6); F((b)+3, (b)+3, (b)+7); \
-	F((b), (b), (b)+2); F((b)+1, (b)+1, (b)+3)
-
-// The rows of the first pass (elements of 1<<shift bytes): R1 at the first
-// row (then R2 past it by two rows), R3 at the second; R5 is lda in bytes.
-#define DOT4ROWS(shift) \
-	MOVD a+8(FP), R1; \
-	MOVD lda+16(FP), R5; \
-	LSL  $shift, R5, R5; \
-	ADD  R5<<1, R1, R2; \
-	ADD  R5, R1, R3
+// The rows folded as the AVX-512 helper folds a zmm: its 256-bit halves
+// added (q0 += q2, q1 += q3), leaving row r's lanes in V(4r) and V(4r+1).
+#define FOLDROWS(F) \
+	F(0, 0, 2); F(1, 1, 3); F(4, 4, 6); F(5, 5, 7); \
+	F(8, 8, 10); F(9, 9, 11); F(12, 12, 14); F(13, 13, 15)
 
 // axpy4: y[i] += alpha[0]·x[i], then alpha[1]·x[ldx+i], alpha[2]·x[2ldx+i]
 // and alpha[3]·x[3ldx+i], fused, in that order, as the AVX-512 helper
@@ -196,21 +193,13 @@ TEXT ·daxpyNEON(SB), NOSPLIT, $0-32
 // FADDP of the row's two vectors gives the four pair sums, FADDP of two
 // rows' results their halves' sums, FADDP of those the four rows.
 TEXT ·sdot4NEON(SB), NOSPLIT, $0-40
-	DOT4ROWS(2)
-	DOT4PASS(S4, 2, s4loop1, s4done1)
-	FOLDROW(FADDS, 0); FOLDROW(FADDS, 8)
-	FADDPS(0, 0, 1); FADDPS(8, 8, 9)
-	FADDPS(0, 0, 8)  // rows 0 and 1: [lo0, hi0, lo1, hi1]
+	DOT4LOOP(S4, 2, s4loop, s4done)
+	FOLDROWS(FADDS)
+	FADDPS(0, 0, 1); FADDPS(4, 4, 5); FADDPS(8, 8, 9); FADDPS(12, 12, 13)
+	FADDPS(0, 0, 4)   // rows 0 and 1: [lo0, hi0, lo1, hi1]
+	FADDPS(8, 8, 12)  // rows 2 and 3
+	FADDPS(0, 0, 8)   // [row 0, row 1, row 2, row 3]
 	MOVD out+32(FP), R6
-	VST1 [V0.S4], (R6)
-	MOVD R2, R1
-	ADD  R5, R2, R3
-	DOT4PASS(S4, 2, s4loop2, s4done2)
-	FOLDROW(FADDS, 0); FOLDROW(FADDS, 8)
-	FADDPS(0, 0, 1); FADDPS(8, 8, 9)
-	FADDPS(8, 0, 8)  // rows 2 and 3
-	VLD1 (R6), [V0.S4]
-	FADDPS(0, 0, 8)  // [row 0, row 1, row 2, row 3]
 	VST1 [V0.S4], (R6)
 	RET
 
@@ -218,20 +207,14 @@ TEXT ·sdot4NEON(SB), NOSPLIT, $0-40
 // n is a multiple of 16. A row's four lanes y0..y3 (after the folds) sum
 // as (y0+y1) + (y2+y3), the AVX-512 helper's VHADDPD and VPERM2F128.
 TEXT ·ddot4NEON(SB), NOSPLIT, $0-40
-	DOT4ROWS(3)
-	DOT4PASS(D2, 3, d4loop1, d4done1)
-	FOLDROW(FADDD, 0); FOLDROW(FADDD, 8)
-	FADDPD(0, 0, 1); FADDPD(8, 8, 9)
-	FADDPD(0, 0, 8)  // [row 0, row 1]
+	DOT4LOOP(D2, 3, d4loop, d4done)
+	FOLDROWS(FADDD)
+	FADDPD(0, 0, 1); FADDPD(4, 4, 5); FADDPD(8, 8, 9); FADDPD(12, 12, 13)
+	FADDPD(0, 0, 4)   // [row 0, row 1]
+	FADDPD(8, 8, 12)  // [row 2, row 3]
 	MOVD out+32(FP), R6
 	VST1.P [V0.D2], 16(R6)
-	MOVD R2, R1
-	ADD  R5, R2, R3
-	DOT4PASS(D2, 3, d4loop2, d4done2)
-	FOLDROW(FADDD, 0); FOLDROW(FADDD, 8)
-	FADDPD(0, 0, 1); FADDPD(8, 8, 9)
-	FADDPD(0, 0, 8)  // [row 2, row 3]
-	VST1 [V0.D2], (R6)
+	VST1 [V8.D2], (R6)
 	RET
 
 // func saxpy4NEON(n int, alpha *[4]float32, x *float32, ldx int, y *float32)

@@ -96,28 +96,40 @@ done: \
 #define V6 Y6
 #define V7 Y7
 
+// DOT4STEP is one step of DOT4's loops: 64 bytes of each of the four rows
+// at SI (R8 = lda, R10 = 3·lda in bytes) times x at DI.
+#define DOT4STEP(MOVU, FMA) \
+	MOVU  (DI), Y8; \
+	MOVU  32(DI), Y9; \
+	FMA   (SI), Y8, Y0; \
+	FMA   32(SI), Y9, Y1; \
+	FMA   (SI)(R8*1), Y8, Y2; \
+	FMA   32(SI)(R8*1), Y9, Y3; \
+	FMA   (SI)(R8*2), Y8, Y4; \
+	FMA   32(SI)(R8*2), Y9, Y5; \
+	FMA   (SI)(R10*1), Y8, Y6; \
+	FMA   32(SI)(R10*1), Y9, Y7
+
 // DOT4 is the body of the four-row dot helpers (shift = log2 of the
-// element size): rows a, a+lda, a+2·lda, a+3·lda times x, 128 bytes (four
-// ymm) of each row a step. The AVX-512 helper keeps four rows in flight
-// with two zmm accumulators each; sixteen ymm cannot hold four
-// accumulators for each of four rows, so the rows go in two passes of two
-// rows (x, a few KiB, stays in L1 for the second), each row with the
-// AVX-512 helper's lanes: Y0..Y3 for the pass's first row, Y4..Y7 for the
-// second, each vector of x at DI loaded once for both. After a pass the
-// rows' sums are folded as the AVX-512 helper folds them and shifted into
-// Y12..Y15, which hold rows 0..3 after both passes. R9 is the pass's first
-// row, BX counts passes. Each pass also prefetches (into L2) the two rows
-// after its own (rows 2 and 3, then the next call's 4 and 5), so that four
-// rows stream from memory as in the AVX-512 helper, not two: gemv 4096²
-// float32 on two goroutines 13.4 -> 14.2 GFLOP/s (Sapphire Rapids).
-// R10 is 3·lda.
-#define DOT4(MOVU, FMA, XOR, ADD, shift) \
-	MOVQ  a+8(FP), R9; \
+// element size): rows a, a+lda, a+2·lda, a+3·lda times x in one pass, 64
+// bytes of each row a step, each row with the AVX-512 helper's lanes (one
+// zmm, here two ymm: Y2r for bytes 0-31 of a step, Y2r+1 for 32-63). x is
+// loaded once for the four rows, and four rows stream from memory
+// together; eight FMA chains of one multiply-add a step cover the FMA
+// latency. The two-row passes this replaced, which prefetched the other
+// two rows into L2, read a matrix from L3 at about two thirds of this
+// loop's rate (BenchmarkDot4, Zen 3). Rows shorter than 4 KiB end before
+// the hardware prefetchers have found them, so there each step also
+// prefetches (into L2) the line of the next four rows, the next call's;
+// for longer rows that prefetch only slowed the loop. n is a multiple of
+// 64 bytes' elements.
+#define DOT4(MOVU, FMA, XOR, shift) \
+	MOVQ  a+8(FP), SI; \
 	MOVQ  lda+16(FP), R8; \
 	SHLQ  $shift, R8; \
 	LEAQ  (R8)(R8*2), R10; \
-	MOVQ  $2, BX; \
-pass: \
+	MOVQ  x+24(FP), DI; \
+	MOVQ  n+0(FP), CX; \
 	XOR   Y0, Y0, Y0; \
 	XOR   Y1, Y1, Y1; \
 	XOR   Y2, Y2, Y2; \
@@ -126,46 +138,33 @@ pass: \
 	XOR   Y5, Y5, Y5; \
 	XOR   Y6, Y6, Y6; \
 	XOR   Y7, Y7, Y7; \
-	MOVQ  R9, SI; \
-	MOVQ  x+24(FP), DI; \
-	MOVQ  n+0(FP), CX; \
-	SHRQ  $(7-shift), CX; \
+	SHRQ  $(6-shift), CX; \
 	JZ    fold; \
+	CMPQ  CX, $64; \
+	JLT   short; \
 loop: \
-	MOVU  (DI), Y8; \
-	MOVU  32(DI), Y9; \
-	MOVU  64(DI), Y10; \
-	MOVU  96(DI), Y11; \
-	FMA   (SI), Y8, Y0; \
-	FMA   (SI)(R8*1), Y8, Y4; \
-	FMA   32(SI), Y9, Y1; \
-	FMA   32(SI)(R8*1), Y9, Y5; \
-	FMA   64(SI), Y10, Y2; \
-	FMA   64(SI)(R8*1), Y10, Y6; \
-	FMA   96(SI), Y11, Y3; \
-	FMA   96(SI)(R8*1), Y11, Y7; \
-	PREFETCHT1 (SI)(R8*2); \
-	PREFETCHT1 64(SI)(R8*2); \
-	PREFETCHT1 (SI)(R10*1); \
-	PREFETCHT1 64(SI)(R10*1); \
-	ADDQ  $128, SI; \
-	ADDQ  $128, DI; \
+	DOT4STEP(MOVU, FMA); \
+	ADDQ  $64, SI; \
+	ADDQ  $64, DI; \
 	DECQ  CX; \
 	JNZ   loop; \
-fold: \
-	ADD   Y2, Y0, Y0; \
-	ADD   Y3, Y1, Y1; \
-	ADD   Y1, Y0, Y0; \
-	ADD   Y6, Y4, Y4; \
-	ADD   Y7, Y5, Y5; \
-	ADD   Y5, Y4, Y4; \
-	VMOVUPS Y14, Y12; \
-	VMOVUPS Y15, Y13; \
-	VMOVUPS Y0, Y14; \
-	VMOVUPS Y4, Y15; \
-	LEAQ  (R9)(R8*2), R9; \
-	DECQ  BX; \
-	JNZ   pass
+	JMP   fold; \
+short: \
+	LEAQ  (SI)(R8*4), R11; \
+	LEAQ  (R11)(R8*2), R12; \
+short1: \
+	DOT4STEP(MOVU, FMA); \
+	PREFETCHT1 (R11); \
+	PREFETCHT1 (R11)(R8*1); \
+	PREFETCHT1 (R12); \
+	PREFETCHT1 (R12)(R8*1); \
+	ADDQ  $64, SI; \
+	ADDQ  $64, DI; \
+	ADDQ  $64, R11; \
+	ADDQ  $64, R12; \
+	DECQ  CX; \
+	JNZ   short1; \
+fold:
 
 // func sdotAVX2(n int, x, y *float32) float32
 //
@@ -264,10 +263,15 @@ TEXT ·daxpy4AVX2(SB), NOSPLIT, $0-40
 // func sdot4AVX2(n int, a *float32, lda int, x *float32, out *[4]float32)
 // n is a multiple of 32.
 TEXT ·sdot4AVX2(SB), NOSPLIT, $0-40
-	DOT4(VMOVUPS, VFMADD231PS, VXORPS, VADDPS, 2)
-	// The AVX-512 helper's gathering of rows 0..3 into X0.
-	VHADDPS Y13, Y12, Y0
-	VHADDPS Y15, Y14, Y2
+	DOT4(VMOVUPS, VFMADD231PS, VXORPS, 2)
+	// The AVX-512 helper's folds: each row's zmm halves added, then rows
+	// 0..3 gathered into X0.
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y5, Y4, Y4
+	VADDPS Y7, Y6, Y6
+	VHADDPS Y2, Y0, Y0
+	VHADDPS Y6, Y4, Y2
 	VHADDPS Y2, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
 	VADDPS X1, X0, X0
@@ -279,9 +283,13 @@ TEXT ·sdot4AVX2(SB), NOSPLIT, $0-40
 // func ddot4AVX2(n int, a *float64, lda int, x *float64, out *[4]float64)
 // n is a multiple of 16.
 TEXT ·ddot4AVX2(SB), NOSPLIT, $0-40
-	DOT4(VMOVUPD, VFMADD231PD, VXORPD, VADDPD, 3)
-	VHADDPD Y13, Y12, Y0
-	VHADDPD Y15, Y14, Y2
+	DOT4(VMOVUPD, VFMADD231PD, VXORPD, 3)
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y5, Y4, Y4
+	VADDPD Y7, Y6, Y6
+	VHADDPD Y2, Y0, Y0
+	VHADDPD Y6, Y4, Y2
 	VPERM2F128 $0x20, Y2, Y0, Y4
 	VPERM2F128 $0x31, Y2, Y0, Y5
 	VADDPD Y5, Y4, Y0
