@@ -15,7 +15,9 @@ import (
 
 // rowsKernels is one implementation of the four-row passes over whole
 // blocks of four columns. prefix4 runs blocks from the rows' starts,
-// storing each element's rounded prefix product in o and carrying run;
+// storing each element's rounded prefix product in o (in any order within
+// its 4×4 block that the set's suffix4 reads back: the AVX2 kernels keep
+// a block by columns) and carrying run;
 // suffix4 runs blocks from the last back, turning each prefix in o into
 // the exclusive product (times s[r], one product in the rows' type, when
 // s is not nil) and carrying run. Row r of x and o starts r·stride elements on.
