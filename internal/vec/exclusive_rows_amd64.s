@@ -14,8 +14,9 @@
 // that the prefix pass stores its columns and the suffix pass loads them
 // without transposing either way: three transposes a block for both
 // passes where five were (BenchmarkExclusiveRows4, Zen 3: 0.9-0.95 of the
-// time; the four multiplies a block of the running products are one chain
-// of latency, which bounds both passes).
+// time). What bounds both passes is their float32↔float64 conversions,
+// not the chain of the running products' multiplies: running the two
+// passes side by side was no faster (docs/gradients.md, session 24).
 
 // TRANSPOSE4(a, b, c, d, t0, t1, t2, t3) transposes the 4×4 float64 block
 // whose rows are a-d into columns in a-d, through t0-t3.
@@ -80,74 +81,42 @@
 	VMOVUPD yc, (base)(R8*2); \
 	VMOVUPD yd, (base)(R9*1)
 
-// SCALE4(BCAST, MUL, size, sb, t, a, b, c, d) multiplies the four rounded
-// rows a-d by s[0..3] at sb (elements of size bytes), one product in the
-// element type, through t. SCALEF32 and SCALEF64(sb, ya-yd, xa-xd) are it for
+// SCALE4(BCAST, MUL, size, t, a, b, c, d) multiplies the four rounded
+// rows a-d by s[0..3] at R10 (elements of size bytes), one product in the
+// element type, through t. SCALEF32 and SCALEF64(ya-yd, xa-xd) are it for
 // each type.
-#define SCALE4(BCAST, MUL, size, sb, t, a, b, c, d) \
-	BCAST (0*size)(sb), t; \
+#define SCALE4(BCAST, MUL, size, t, a, b, c, d) \
+	BCAST (0*size)(R10), t; \
 	MUL   t, a, a; \
-	BCAST (1*size)(sb), t; \
+	BCAST (1*size)(R10), t; \
 	MUL   t, b, b; \
-	BCAST (2*size)(sb), t; \
+	BCAST (2*size)(R10), t; \
 	MUL   t, c, c; \
-	BCAST (3*size)(sb), t; \
+	BCAST (3*size)(R10), t; \
 	MUL   t, d, d
 
-#define SCALEF32(sb, ya, yb, yc, yd, xa, xb, xc, xd) SCALE4(VBROADCASTSS, VMULPS, 4, sb, X8, xa, xb, xc, xd)
-#define SCALEF64(sb, ya, yb, yc, yd, xa, xb, xc, xd) SCALE4(VBROADCASTSD, VMULPD, 8, sb, Y8, ya, yb, yc, yd)
+#define SCALEF32(ya, yb, yc, yd, xa, xb, xc, xd) SCALE4(VBROADCASTSS, VMULPS, 4, X8, xa, xb, xc, xd)
+#define SCALEF64(ya, yb, yc, yd, xa, xb, xc, xd) SCALE4(VBROADCASTSD, VMULPD, 8, Y8, ya, yb, yc, yd)
 
-// PREFIXGROUP(LOAD, ROUND, STORE, xb, ob, run) is one block of the prefix
-// pass for the four rows at xb (x) and ob (o): the columns' prefix
-// products are the running products (in run) before each column, rounded
-// and stored by columns.
-#define PREFIXGROUP(LOAD, ROUND, STORE, xb, ob, run) \
-	LOAD(xb, Y0, Y1, Y2, Y3); \
-	TRANSPOSE4(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7); \
-	VMOVAPD run, Y4; \
-	VMULPD  Y0, run, run; \
-	VMOVAPD run, Y5; \
-	VMULPD  Y1, run, run; \
-	VMOVAPD run, Y6; \
-	VMULPD  Y2, run, run; \
-	VMOVAPD run, Y7; \
-	VMULPD  Y3, run, run; \
-	ROUND(Y4, Y5, Y6, Y7, X4, X5, X6, X7); \
-	STORE(ob, Y4, Y5, Y6, Y7, X4, X5, X6, X7)
-
-// SUFFIXGROUP(LOAD, ROUND, SCALE, STORE, xb, pb, ob, run, sb, unscaled) is
-// one block of the suffix pass for the four rows at xb (x), pb (the
-// prefixes) and ob (o): the prefix products (loaded as columns) times the
-// running products of the columns after them, the running products then
-// times the column of x, column 3 first; back to rows, rounded, times s[r]
-// when sb is not nil, and stored. unscaled is a label for the block's
-// store.
-#define SUFFIXGROUP(LOAD, ROUND, SCALE, STORE, xb, pb, ob, run, sb, unscaled) \
-	LOAD(pb, Y0, Y1, Y2, Y3); \
-	LOAD(xb, Y4, Y5, Y6, Y7); \
-	TRANSPOSE4(Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11); \
-	VMULPD run, Y3, Y3; \
-	VMULPD Y7, run, run; \
-	VMULPD run, Y2, Y2; \
-	VMULPD Y6, run, run; \
-	VMULPD run, Y1, Y1; \
-	VMULPD Y5, run, run; \
-	VMULPD run, Y0, Y0; \
-	VMULPD Y4, run, run; \
-	TRANSPOSE4(Y0, Y1, Y2, Y3, Y8, Y9, Y10, Y11); \
-	ROUND(Y0, Y1, Y2, Y3, X0, X1, X2, X3); \
-	TESTQ sb, sb; \
-	JZ    unscaled; \
-	SCALE(sb, Y0, Y1, Y2, Y3, X0, X1, X2, X3); \
-unscaled: \
-	STORE(ob, Y0, Y1, Y2, Y3, X0, X1, X2, X3)
-
-// PREFIX4(shift, step, LOAD, ROUND, STORE) is the prefix pass for
-// elements of 1<<shift bytes, four of each row (step bytes) a block.
+// PREFIX4(shift, step, LOAD, ROUND, STORE) is the prefix pass for elements of
+// 1<<shift bytes, four of each row (step bytes) a block: the columns'
+// prefix products are the running products before each column (E0-E3 in
+// Y4-Y7), rounded and stored by columns.
 #define PREFIX4(shift, step, LOAD, ROUND, STORE) \
 	ARGS4(shift); \
 prefixLoop: \
-	PREFIXGROUP(LOAD, ROUND, STORE, SI, DI, Y15); \
+	LOAD(SI, Y0, Y1, Y2, Y3); \
+	TRANSPOSE4(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7); \
+	VMOVAPD Y15, Y4; \
+	VMULPD  Y0, Y15, Y15; \
+	VMOVAPD Y15, Y5; \
+	VMULPD  Y1, Y15, Y15; \
+	VMOVAPD Y15, Y6; \
+	VMULPD  Y2, Y15, Y15; \
+	VMOVAPD Y15, Y7; \
+	VMULPD  Y3, Y15, Y15; \
+	ROUND(Y4, Y5, Y6, Y7, X4, X5, X6, X7); \
+	STORE(DI, Y4, Y5, Y6, Y7, X4, X5, X6, X7); \
 	ADDQ $step, SI; \
 	ADDQ $step, DI; \
 	DECQ CX; \
@@ -156,22 +125,37 @@ prefixLoop: \
 	VZEROUPPER; \
 	RET
 
-// SUFFIXARGS(shift, step) loads the suffix pass's arguments: ARGS4's, s
-// into R10, and SI and DI moved to the last block.
-#define SUFFIXARGS(shift, step) \
+// SUFFIX4(shift, step, LOAD, ROUND, SCALE, STORE) is the suffix pass, from
+// the last block back: the prefix products in o (loaded as columns, Y0-Y3)
+// times the running products of the columns after them, the running
+// products then times the column of x (Y4-Y7), column 3 first; back to
+// rows, rounded, times s[r] when s (R10) is set, and stored.
+#define SUFFIX4(shift, step, LOAD, ROUND, SCALE, STORE) \
 	ARGS4(shift); \
 	MOVQ s+40(FP), R10; \
 	MOVQ CX, AX; \
 	SHLQ $(shift+2), AX; \
 	LEAQ -step(SI)(AX*1), SI; \
-	LEAQ -step(DI)(AX*1), DI
-
-// SUFFIX4(shift, step, LOAD, ROUND, SCALE, STORE) is the suffix pass, from
-// the last block back.
-#define SUFFIX4(shift, step, LOAD, ROUND, SCALE, STORE) \
-	SUFFIXARGS(shift, step); \
+	LEAQ -step(DI)(AX*1), DI; \
 suffixLoop: \
-	SUFFIXGROUP(LOAD, ROUND, SCALE, STORE, SI, DI, DI, Y15, R10, suffixStore); \
+	LOAD(DI, Y0, Y1, Y2, Y3); \
+	LOAD(SI, Y4, Y5, Y6, Y7); \
+	TRANSPOSE4(Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11); \
+	VMULPD Y15, Y3, Y3; \
+	VMULPD Y7, Y15, Y15; \
+	VMULPD Y15, Y2, Y2; \
+	VMULPD Y6, Y15, Y15; \
+	VMULPD Y15, Y1, Y1; \
+	VMULPD Y5, Y15, Y15; \
+	VMULPD Y15, Y0, Y0; \
+	VMULPD Y4, Y15, Y15; \
+	TRANSPOSE4(Y0, Y1, Y2, Y3, Y8, Y9, Y10, Y11); \
+	ROUND(Y0, Y1, Y2, Y3, X0, X1, X2, X3); \
+	TESTQ R10, R10; \
+	JZ    suffixStore; \
+	SCALE(Y0, Y1, Y2, Y3, X0, X1, X2, X3); \
+suffixStore: \
+	STORE(DI, Y0, Y1, Y2, Y3, X0, X1, X2, X3); \
 	SUBQ $step, SI; \
 	SUBQ $step, DI; \
 	DECQ CX; \
