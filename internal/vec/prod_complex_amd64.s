@@ -13,7 +13,8 @@
 //	re' = x·c − y·d, im' = x·d + y·c   (lane x+yi, element c+di)
 //
 // A block is loaded as interleaved float32 pairs, split into its real and
-// imaginary parts by one permute and widened, exactly, to float64. The
+// imaginary parts (AVX-512: one permute, then widened; AVX2: widened, then
+// two in-lane unpacks, see SPLIT256) and widened exactly to float64. The
 // lanes are returned planar: the real parts of lanes 0-15, then their
 // imaginary parts.
 
